@@ -1,0 +1,27 @@
+/**
+ * Jest runs the ESM TypeScript sources through ts-jest (see design.md: NestJS 12 is ESM-only).
+ * Two projects: fast unit specs next to the code, and e2e suites under test/ that talk to a real
+ * PostgreSQL over real HTTP and WebSocket.
+ */
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: [151002] } }],
+  },
+  testEnvironment: 'node',
+};
+
+export default {
+  projects: [
+    { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      roots: ['<rootDir>/test'],
+      testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+    },
+  ],
+};
