@@ -1,0 +1,61 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { LoggerModule } from 'nestjs-pino';
+import { ApiErrorFilter } from './common/api-error.filter.js';
+import { formatError } from './common/format-error.js';
+import { graphqlContext, graphqlWsOnConnect } from './common/graphql-context.js';
+import { APP_CONFIG, type AppConfig } from './config/config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { DATABASE_URL } from './database/database.tokens.js';
+import { HealthModule } from './health/health.module.js';
+import { PlayersModule } from './players/players.module.js';
+import { PlayersService } from './players/players.service.js';
+
+@Module({})
+export class AppModule {
+  /** The whole service, given its validated configuration and the database URL to use. */
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    const logger = new Logger('GraphQL');
+    return {
+      module: AppModule,
+      global: true,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            // GraphQL answers 200 even for errors; the request line is noise at info level.
+            autoLogging: config.logLevel === 'debug' || config.logLevel === 'trace',
+          },
+        }),
+        DatabaseModule,
+        HealthModule,
+        PlayersModule,
+        GraphQLModule.forRootAsync<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          imports: [PlayersModule],
+          inject: [PlayersService],
+          useFactory: (players: PlayersService) => ({
+            autoSchemaFile: true,
+            sortSchema: true,
+            graphiql: config.env !== 'production',
+            introspection: true,
+            includeStacktraceInErrorResponses: false,
+            context: graphqlContext(players),
+            subscriptions: {
+              'graphql-ws': { onConnect: graphqlWsOnConnect(players) },
+            },
+            formatError: formatError((err) => logger.error(err)),
+          }),
+        }),
+      ],
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: DATABASE_URL, useValue: databaseUrl },
+        { provide: APP_FILTER, useClass: ApiErrorFilter },
+      ],
+      exports: [APP_CONFIG, DATABASE_URL],
+    };
+  }
+}

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module.js';
+import type { AppConfig } from './config/config.js';
+import { startDatabase, type RunningDatabase } from './database/database-url.js';
+import { applyMigrations } from './database/migrate.js';
+
+export interface RunningServer {
+  app: NestExpressApplication;
+  url: string;
+  database: RunningDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything the service needs: the database (embedded unless DATABASE_URL is set), its
+ * migrations, then the HTTP + WebSocket server. Used by main.ts and by the e2e tests alike.
+ */
+export async function startServer(config: AppConfig, options: { database?: RunningDatabase; logger?: boolean } = {}): Promise<RunningServer> {
+  const database = options.database ?? (await startDatabase(config));
+  try {
+    if (config.migrateOnStart) await applyMigrations(database.url);
+    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database.url), {
+      bufferLogs: true,
+      logger: options.logger === false ? false : undefined,
+    });
+    if (options.logger !== false) app.useLogger(app.get(Logger));
+    app.enableShutdownHooks();
+    await app.listen(config.port, config.host);
+    const address = app.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    return {
+      app,
+      url: `http://127.0.0.1:${port}`,
+      database,
+      close: async () => {
+        await app.close();
+        if (!options.database) await database.stop();
+      },
+    };
+  } catch (e) {
+    if (!options.database) await database.stop().catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,29 @@
+import type { GraphQLFormattedError } from 'graphql';
+import { API_ERROR_CODES } from './api-error.js';
+
+/** Codes Apollo itself raises for a malformed request: the client's mistake, shown as is. */
+const REQUEST_ERROR_CODES = new Set<string>([
+  ...API_ERROR_CODES,
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+
+/**
+ * Apollo's last word on every error: known codes pass through; anything else is a bug, so it is
+ * logged with its stack and the client sees only a generic message.
+ */
+export function formatError(log: (err: unknown) => void) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const code = formatted.extensions?.code;
+    if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
+      const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    log(error);
+    return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+  };
+}

@@ -1,0 +1,30 @@
+import type { Request } from 'express';
+import type { Context as WsContext } from 'graphql-ws';
+import type { RequestContext } from '../players/auth.js';
+import type { PlayersService } from '../players/players.service.js';
+
+type WsExtra = { player?: RequestContext['player'] };
+
+/**
+ * One authentication path for both transports: HTTP reads the Authorization header; graphql-ws
+ * reads `connectionParams.authorization`, checked once in onConnect (a bad token closes the
+ * socket with 4403) and remembered on the connection.
+ */
+export function graphqlContext(players: PlayersService) {
+  return async (arg: { req?: Request } | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
+    if ('req' in arg && arg.req) return { player: await players.authenticate(arg.req.headers.authorization) };
+    const ws = arg as WsContext<Record<string, unknown>, WsExtra>;
+    return { player: ws.extra.player ?? null };
+  };
+}
+
+export function graphqlWsOnConnect(players: PlayersService) {
+  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<boolean> => {
+    try {
+      (ctx.extra as WsExtra).player = await players.authenticate(ctx.connectionParams?.authorization);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}

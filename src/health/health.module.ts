@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { TerminusModule } from '@nestjs/terminus';
+import { DatabaseHealthIndicator } from './database.health.js';
+import { HealthController } from './health.controller.js';
+
+@Module({ imports: [TerminusModule], controllers: [HealthController], providers: [DatabaseHealthIndicator] })
+export class HealthModule {}
