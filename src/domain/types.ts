@@ -139,7 +139,14 @@ export type DomainEvent =
   | { readonly type: 'TILE_PLAYED'; readonly move: MoveRecord }
   | { readonly type: 'TILE_DRAWN'; readonly move: MoveRecord }
   | { readonly type: 'TURN_PASSED'; readonly move: MoveRecord }
-  | { readonly type: 'ROUND_ENDED'; readonly round: number; readonly result: RoundResult; readonly scores: readonly number[] }
+  | {
+      readonly type: 'ROUND_ENDED';
+      readonly round: number;
+      readonly result: RoundResult;
+      readonly scores: readonly number[];
+      /** The finished round as it stood at its end (result and full move log), so the service can persist it. */
+      readonly finalRound: RoundState;
+    }
   | { readonly type: 'MATCH_FINISHED'; readonly winner: number; readonly scores: readonly number[] };
 
 export type ApplyResult =

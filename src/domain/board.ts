@@ -1,0 +1,138 @@
+/**
+ * The layout (R8–R12): placement, open ends and the open-end count C.
+ *
+ * Geometry, settled once: a non-double lead shows its high half on LEFT and its low half on RIGHT;
+ * LEFT and RIGHT arms grow outward from the lead. Under FIRST_DOUBLE the first double played
+ * (the lead or a tile on the LEFT/RIGHT arm) is the only spinner. Its two sides lie along the
+ * line; UP and DOWN open only once both sides are occupied (R11). A spinner played into an arm
+ * already has one side occupied (the tile it was played on); its other side is that arm's
+ * continuation.
+ */
+import { normalizeTile } from './tiles.js';
+import type { BoardState, End, OpenEnd, PlacedTile, Rules, SpinnerMode, Tile } from './types.js';
+
+export const ENDS: readonly End[] = ['LEFT', 'RIGHT', 'UP', 'DOWN'];
+
+export const EMPTY_BOARD: BoardState = Object.freeze({
+  lead: null,
+  arms: Object.freeze({ LEFT: [], RIGHT: [], UP: [], DOWN: [] }),
+  spinner: null,
+});
+
+export function isEnd(e: unknown): e is End {
+  return e === 'LEFT' || e === 'RIGHT' || e === 'UP' || e === 'DOWN';
+}
+
+/** How many of the spinner's two sides carry a tile (0 when there is no spinner). */
+export function spinnerSidesOccupied(board: BoardState): number {
+  const s = board.spinner;
+  if (s === null) return 0;
+  if (s.arm === 'LEAD') return (board.arms.LEFT.length > 0 ? 1 : 0) + (board.arms.RIGHT.length > 0 ? 1 : 0);
+  // Played into an arm: the tile it was played on is one side; the arm's continuation the other.
+  return board.arms[s.arm].length > s.index + 1 ? 2 : 1;
+}
+
+/** The pips an end offers, or -1 when that end is not open. Allocation-free: the hot path uses it. */
+export function endValue(board: BoardState, end: End): number {
+  const lead = board.lead;
+  if (lead === null) return -1;
+  if (end === 'LEFT' || end === 'RIGHT') {
+    const arm = board.arms[end];
+    if (arm.length > 0) return arm[arm.length - 1].outer;
+    return end === 'LEFT' ? lead.high : lead.low;
+  }
+  const s = board.spinner;
+  if (s === null || spinnerSidesOccupied(board) < 2) return -1;
+  const arm = board.arms[end];
+  return arm.length > 0 ? arm[arm.length - 1].outer : s.tile.high;
+}
+
+/** Every open end in the order LEFT, RIGHT, UP, DOWN (UP/DOWN only once open). */
+export function openEnds(board: BoardState, _rules?: Rules): OpenEnd[] {
+  const out: OpenEnd[] = [];
+  for (const end of ENDS) {
+    const pips = endValue(board, end);
+    if (pips >= 0) out.push({ end, pips });
+  }
+  return out;
+}
+
+function armTail(arm: readonly PlacedTile[]): number {
+  if (arm.length === 0) return 0;
+  const last = arm[arm.length - 1];
+  // A double at an arm's end shows its free side: 2n (R12c). A spinner there has only one side
+  // occupied, so the same 2n applies (R12d).
+  return last.tile.high === last.tile.low ? 2 * last.outer : last.outer;
+}
+
+/** C, the open-end sum (R12). */
+export function countOf(board: BoardState, rules: Pick<Rules, 'spinnerEndsCount'>): number {
+  const lead = board.lead;
+  if (lead === null) return 0;
+  const { LEFT, RIGHT, UP, DOWN } = board.arms;
+  let c = 0;
+  if (lead.high === lead.low) {
+    // A lead double (spinner or not) counts 2n while fewer than two of its sides are occupied.
+    if (LEFT.length === 0 || RIGHT.length === 0) c += 2 * lead.high;
+  } else {
+    if (LEFT.length === 0) c += lead.high;
+    if (RIGHT.length === 0) c += lead.low;
+  }
+  c += armTail(LEFT) + armTail(RIGHT) + armTail(UP) + armTail(DOWN);
+  const s = board.spinner;
+  if (rules.spinnerEndsCount && s !== null && spinnerSidesOccupied(board) === 2) {
+    // Variant (PS, OD): each still-empty spinner end keeps counting n.
+    if (UP.length === 0) c += s.tile.high;
+    if (DOWN.length === 0) c += s.tile.high;
+  }
+  return c;
+}
+
+/** True when `tile` can be attached at `end` of this (non-empty) layout. */
+export function fits(board: BoardState, tile: Tile, end: End): boolean {
+  const v = endValue(board, end);
+  return v >= 0 && (tile.high === v || tile.low === v);
+}
+
+/**
+ * The layout after placing `tile` (already known to be legal). `end` is ignored for the lead.
+ * Structural sharing: only the arm that grows is copied.
+ */
+export function placeTile(board: BoardState, tile: Tile, end: End | null, spinnerMode: SpinnerMode): BoardState {
+  const double = tile.high === tile.low;
+  if (board.lead === null) {
+    return {
+      lead: tile,
+      arms: board.arms,
+      spinner: double && spinnerMode === 'FIRST_DOUBLE' ? { arm: 'LEAD', index: 0, tile } : null,
+    };
+  }
+  if (end === null) throw new Error('an end is required once the lead is down');
+  const v = endValue(board, end);
+  const arm = board.arms[end];
+  const placed: PlacedTile = { tile, inner: v, outer: tile.high === v ? tile.low : tile.high };
+  const grown = arm.slice();
+  grown.push(placed);
+  const arms = { ...board.arms, [end]: grown } as BoardState['arms'];
+  let spinner = board.spinner;
+  if (spinner === null && double && spinnerMode === 'FIRST_DOUBLE' && (end === 'LEFT' || end === 'RIGHT')) {
+    spinner = { arm: end, index: arm.length, tile };
+  }
+  return { lead: board.lead, arms, spinner };
+}
+
+/** Builds a layout from (tile, end) plays in order, e.g. a view's move log or a test table. */
+export function buildBoard(
+  plays: readonly { readonly tile: Tile; readonly end: End | null }[],
+  spinnerMode: SpinnerMode = 'FIRST_DOUBLE',
+): BoardState {
+  let board = EMPTY_BOARD;
+  for (const p of plays) {
+    const tile = normalizeTile(p.tile);
+    if (board.lead !== null && (p.end === null || !fits(board, tile, p.end))) {
+      throw new Error(`cannot place ${tile.high}-${tile.low} on ${String(p.end)}`);
+    }
+    board = placeTile(board, tile, p.end, spinnerMode);
+  }
+  return board;
+}

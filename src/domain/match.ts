@@ -1,0 +1,304 @@
+/**
+ * A match: setup, apply(action), automatic passes (R16), the end of a round (R17–R20), the next
+ * round (R23) and the end of the match (R22, R24).
+ *
+ * apply() never mutates its input. It copies only what changes (the hand that shrinks, the arm
+ * that grows, the move log, the scores) and shares the rest with the previous state.
+ */
+import { countOf, endValue, isEnd, placeTile } from './board.js';
+import { refuse } from './errors.js';
+import { hasPlay, roundCanDraw } from './legal.js';
+import { roundSeed } from './rng.js';
+import { dealRound } from './round.js';
+import { resolveRules, validateSetup } from './rules.js';
+import { blockedBonus, dominoBonus, playScore } from './scoring.js';
+import { indexInHand, insertSorted, isValidTile, normalizeTile, pipCount, sameTile } from './tiles.js';
+import type {
+  Action,
+  ApplyResult,
+  DomainEvent,
+  End,
+  MatchConfig,
+  MatchState,
+  MoveRecord,
+  RoundEndKind,
+  RoundState,
+  Tile,
+} from './types.js';
+
+/** Team i = {i} for individual play; {0,2} and {1,3} for partnerships (R2). */
+export function teamsFor(seats: number, partnerships: boolean): number[][] {
+  if (partnerships) return [[0, 2], [1, 3]];
+  return Array.from({ length: seats }, (_, i) => [i]);
+}
+
+/** Sets up a match and deals round 1 (leader by lot). Throws when the setup is invalid. */
+export function newMatch(config: MatchConfig): { state: MatchState; events: DomainEvent[] } {
+  const rules = resolveRules(config.rules);
+  const errors = validateSetup(config.seats, config.partnerships, rules);
+  if (!Number.isInteger(config.seed) || config.seed < 0 || config.seed > 0xffffffff) {
+    errors.push(`seed must be a uint32 (got ${String(config.seed)})`);
+  }
+  if (errors.length > 0) throw new Error(`invalid match setup: ${errors.join('; ')}`);
+  const teams = teamsFor(config.seats, config.partnerships);
+  const teamOfSeat = new Array<number>(config.seats).fill(0);
+  teams.forEach((seats, t) => seats.forEach((s) => (teamOfSeat[s] = t)));
+  const round = dealRound(1, roundSeed(config.seed, 1), config.seats, rules, null);
+  const state: MatchState = {
+    config: { seats: config.seats, partnerships: config.partnerships, rules, seed: config.seed },
+    teamOfSeat,
+    teams,
+    scores: teams.map(() => 0),
+    status: 'IN_PROGRESS',
+    winner: null,
+    winningSeat: null,
+    lastSeq: 0,
+    round,
+  };
+  return { state, events: [{ type: 'ROUND_STARTED', round: 1, starter: round.starter }] };
+}
+
+/** The mutable scratchpad of one apply(): owned copies only. */
+interface Draft {
+  readonly base: MatchState;
+  round: RoundState;
+  readonly moves: MoveRecord[]; // owned copy of round.moves, appended to
+  scores: number[]; // owned copy once changed
+  lastSeq: number;
+  readonly events: DomainEvent[];
+}
+
+function record(d: Draft, seat: number, type: MoveRecord['type'], tile: Tile | null, end: End | null, points: number, count: number | null): MoveRecord {
+  d.lastSeq += 1;
+  const move: MoveRecord = { seq: d.lastSeq, round: d.round.number, seat, type, tile, end, points, count };
+  d.moves.push(move);
+  return move;
+}
+
+export function apply(state: MatchState, action: Action): ApplyResult {
+  if (state.status === 'FINISHED') return refuse('MATCH_OVER', 'the match is over');
+  const round = state.round;
+  if (round.status === 'FINISHED') return refuse('ROUND_OVER', 'the round is over');
+  const seat = action.seat;
+  if (seat !== round.turn) return refuse('NOT_YOUR_TURN', `it is seat ${round.turn}'s turn, not seat ${String(seat)}'s`);
+  if (action.type === 'PLAY') return applyPlay(state, seat, action.tile, action.end);
+  if (action.type === 'DRAW') return applyDraw(state, seat);
+  return refuse('INVALID_TILE', `unknown action type ${String((action as { type?: unknown }).type)}`);
+}
+
+function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | null | undefined): ApplyResult {
+  if (!isValidTile(raw)) return refuse('INVALID_TILE', 'a tile has two integer halves from 0 to 6');
+  const tile = normalizeTile(raw);
+  const round = state.round;
+  const hand = round.hands[seat];
+  const at = indexInHand(hand, tile);
+  if (at < 0) return refuse('TILE_NOT_HELD', `seat ${seat} does not hold ${tile.high}-${tile.low}`);
+  const board = round.board;
+  let end: End | null = null;
+  if (board.lead === null) {
+    if (rawEnd !== null && rawEnd !== undefined) return refuse('NO_SUCH_END', 'the lead is played without an end');
+    if (round.mustPlay !== null && !sameTile(round.mustPlay, tile)) {
+      return refuse('MUST_LEAD_HIGHEST_DOUBLE', `the highest double ${round.mustPlay.high}-${round.mustPlay.low} must lead`);
+    }
+  } else {
+    if (rawEnd !== null && rawEnd !== undefined) {
+      const v = isEnd(rawEnd) ? endValue(board, rawEnd) : -1;
+      if (v < 0) return refuse('NO_SUCH_END', `${String(rawEnd)} is not an open end`);
+      if (tile.high !== v && tile.low !== v) {
+        return refuse('TILE_DOES_NOT_MATCH', `${tile.high}-${tile.low} does not match the ${v} on ${rawEnd}`);
+      }
+      end = rawEnd;
+    } else {
+      let fitting = 0;
+      for (const e of ['LEFT', 'RIGHT', 'UP', 'DOWN'] as const) {
+        const v = endValue(board, e);
+        if (v >= 0 && (tile.high === v || tile.low === v)) {
+          fitting += 1;
+          end = e;
+        }
+      }
+      if (fitting === 0) return refuse('TILE_DOES_NOT_MATCH', `${tile.high}-${tile.low} matches no open end`);
+      if (fitting > 1) return refuse('END_REQUIRED', `${tile.high}-${tile.low} fits more than one end; name one`);
+    }
+    if (round.mustPlay !== null && !sameTile(round.mustPlay, tile)) {
+      return refuse('MUST_PLAY_DRAWN_TILE', `the drawn ${round.mustPlay.high}-${round.mustPlay.low} must be played`);
+    }
+  }
+
+  const rules = state.config.rules;
+  const newHand = hand.slice(0, at).concat(hand.slice(at + 1));
+  const hands = round.hands.slice();
+  hands[seat] = newHand;
+  const newBoard = placeTile(board, tile, end, rules.spinner);
+  const count = countOf(newBoard, rules);
+  const points = playScore(count, rules.scoring);
+  const d: Draft = { base: state, round, moves: round.moves.slice(), scores: state.scores as number[], lastSeq: state.lastSeq, events: [] };
+  const move = record(d, seat, 'PLAY', tile, end, points, count);
+  d.events.push({ type: 'TILE_PLAYED', move });
+  const team = state.teamOfSeat[seat];
+  if (points > 0) {
+    d.scores = d.scores.slice();
+    d.scores[team] += points;
+  }
+  d.round = {
+    ...round,
+    hands,
+    board: newBoard,
+    mustPlay: null,
+    passesInRow: 0,
+    turn: (seat + 1) % hands.length,
+    moves: d.moves,
+  };
+  if (points > 0 && !rules.playOut && d.scores[team] >= rules.targetScore) {
+    return done(endRound(d, 'MATCH_WON', seat)); // R22: the match ends at once, no bonus (E20)
+  }
+  if (newHand.length === 0) return done(endRound(d, 'DOMINO', seat)); // R17a
+  return done(autoPass(d));
+}
+
+function applyDraw(state: MatchState, seat: number): ApplyResult {
+  const round = state.round;
+  const rules = state.config.rules;
+  if (round.mustPlay !== null) {
+    return round.board.lead === null
+      ? refuse('MUST_LEAD_HIGHEST_DOUBLE', `the highest double ${round.mustPlay.high}-${round.mustPlay.low} must lead`)
+      : refuse('MUST_PLAY_DRAWN_TILE', `the drawn ${round.mustPlay.high}-${round.mustPlay.low} must be played`);
+  }
+  if (!rules.voluntaryDraw && hasPlay(round, seat)) return refuse('MUST_PLAY', 'a player who can play must play (R14)');
+  if (round.boneyard.length <= rules.reserve) return refuse('BONEYARD_EMPTY', 'nothing left to draw');
+  const tile = round.boneyard[0];
+  const hands = round.hands.slice();
+  hands[seat] = insertSorted(round.hands[seat], tile);
+  const d: Draft = { base: state, round, moves: round.moves.slice(), scores: state.scores as number[], lastSeq: state.lastSeq, events: [] };
+  const move = record(d, seat, 'DRAW', tile, null, 0, null);
+  d.events.push({ type: 'TILE_DRAWN', move });
+  // R15: the first playable drawn tile must be played at once. [engine] Under voluntaryDraw the
+  // drawn tile simply joins the hand: the player chose to draw, so nothing is forced.
+  const board = round.board;
+  const playable =
+    board.lead !== null &&
+    ['LEFT', 'RIGHT', 'UP', 'DOWN'].some((e) => {
+      const v = endValue(board, e as End);
+      return v >= 0 && (tile.high === v || tile.low === v);
+    });
+  d.round = {
+    ...round,
+    hands,
+    boneyard: round.boneyard.slice(1),
+    mustPlay: !rules.voluntaryDraw && playable ? tile : null,
+    moves: d.moves,
+  };
+  return done(autoPass(d));
+}
+
+function done(d: Draft): ApplyResult {
+  const base = d.base;
+  const finished = d.events.some((e) => e.type === 'MATCH_FINISHED');
+  const state: MatchState = finished ? (d as FinishedDraft).finalState : { ...base, scores: d.scores, lastSeq: d.lastSeq, round: d.round };
+  return { ok: true, state, events: d.events };
+}
+
+interface FinishedDraft extends Draft {
+  finalState: MatchState;
+}
+
+/** R16: while the seat to move can neither play nor draw, it passes; N passes in a row block (R17b). */
+function autoPass(d: Draft): Draft {
+  const rules = d.base.config.rules;
+  const n = d.round.hands.length;
+  for (;;) {
+    const r = d.round;
+    const seat = r.turn;
+    if (hasPlay(r, seat) || roundCanDraw(r, seat, rules)) return d;
+    const move = record(d, seat, 'PASS', null, null, 0, null);
+    d.events.push({ type: 'TURN_PASSED', move });
+    const passes = r.passesInRow + 1;
+    if (passes >= n) {
+      d.round = { ...r, passesInRow: passes };
+      return endRound(d, 'BLOCKED', null);
+    }
+    d.round = { ...r, passesInRow: passes, turn: (seat + 1) % n };
+  }
+}
+
+/** The team member with the fewest pips (lowest seat on a tie): who "made" a block bonus. */
+function lowestSeatOfTeam(hands: readonly (readonly Tile[])[], seats: readonly number[]): number {
+  let best = seats[0];
+  for (const s of seats) if (pipCount(hands[s]) < pipCount(hands[best])) best = s;
+  return best;
+}
+
+/**
+ * Ends the round: bonus, result, ROUND_ENDED; then either the match ends or the next round is
+ * dealt in the same apply (ROUND_STARTED). `seat` is the domino seat (DOMINO) or the seat whose
+ * play reached the target (MATCH_WON).
+ */
+function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Draft {
+  const base = d.base;
+  const { rules, seats } = base.config;
+  const r = d.round;
+  const teamCount = base.teams.length;
+  let awarded: number[];
+  if (kind === 'DOMINO') awarded = dominoBonus(r.hands, base.teamOfSeat, teamCount, seat as number, rules.dominoRounding);
+  else if (kind === 'BLOCKED') awarded = blockedBonus(r.hands, base.teams, rules.blockedBonus);
+  else awarded = new Array<number>(teamCount).fill(0);
+  if (awarded.some((a) => a > 0)) d.scores = d.scores.map((s, t) => s + awarded[t]);
+  const result = { end: kind, awarded, hands: r.hands, dominoSeat: kind === 'DOMINO' ? seat : null };
+  const finalRound: RoundState = { ...r, status: 'FINISHED', result, moves: d.moves };
+  d.round = finalRound;
+  d.events.push({ type: 'ROUND_ENDED', round: r.number, result, scores: d.scores, finalRound });
+
+  let winner: number | null = null;
+  let winningSeat: number | null = null;
+  if (kind === 'MATCH_WON') {
+    winner = base.teamOfSeat[seat as number];
+    winningSeat = seat;
+  } else {
+    // R22 at a round's end: the highest score at or above the target wins; a tie for highest
+    // plays another round. Without playOut only the side that just scored can be there.
+    const top = Math.max(...d.scores);
+    const leaders = d.scores.flatMap((s, t) => (s === top ? [t] : []));
+    if (top >= rules.targetScore && leaders.length === 1) {
+      winner = leaders[0];
+      winningSeat = winningSeatOf(d, winner, awarded, kind, seat);
+    }
+  }
+  if (winner !== null) {
+    const finalState: MatchState = {
+      ...base,
+      scores: d.scores,
+      status: 'FINISHED',
+      winner,
+      winningSeat,
+      lastSeq: d.lastSeq,
+      round: finalRound,
+    };
+    d.events.push({ type: 'MATCH_FINISHED', winner, scores: d.scores });
+    (d as FinishedDraft).finalState = finalState;
+    return d;
+  }
+  // R23: the domino seat leads; after a block the leader is chosen again by lot (R5).
+  const next = r.number + 1;
+  const leader = kind === 'DOMINO' ? (seat as number) : null;
+  d.round = dealRound(next, roundSeed(base.config.seed, next), seats, rules, leader);
+  d.events.push({ type: 'ROUND_STARTED', round: next, starter: d.round.starter });
+  return d;
+}
+
+/**
+ * R24 [engine]: the seat that made the winning score. The round-end bonus if the winner got one
+ * (the domino seat, or for a block the team member with the fewest pips); otherwise the last seat
+ * of the winning team that scored with a play this round; else the team's first seat.
+ */
+function winningSeatOf(d: Draft, winner: number, awarded: readonly number[], kind: RoundEndKind, seat: number | null): number {
+  const base = d.base;
+  if (awarded[winner] > 0) {
+    if (kind === 'DOMINO' && seat !== null) return seat;
+    return lowestSeatOfTeam(d.round.hands, base.teams[winner]);
+  }
+  for (let i = d.moves.length - 1; i >= 0; i--) {
+    const m = d.moves[i];
+    if (m.points > 0 && base.teamOfSeat[m.seat] === winner) return m.seat;
+  }
+  return base.teams[winner][0];
+}

@@ -1,0 +1,96 @@
+/**
+ * Starting a round: the deal (R4) and who leads (R5, R6, R23).
+ *
+ * The deal uses the round's seed; choosing a leader by lot uses a second stream derived from the
+ * same seed, so the deal does not depend on how the leader was chosen.
+ */
+import { EMPTY_BOARD } from './board.js';
+import { drawDistinct, lotSeed, makeRng, randInt, shuffledSet } from './rng.js';
+import { compareTiles, pipCount } from './tiles.js';
+import type { Rules, RoundState, Tile } from './types.js';
+
+/** R5 ranking of a drawn tile: any double beats any non-double, then higher double / higher total;
+ * [engine] equal totals: the higher larger half wins (6-3 beats 5-4; E22). */
+export function lotRank(t: Tile): number {
+  return t.high === t.low ? 1000 + t.high : (t.high + t.low) * 10 + t.high;
+}
+
+/** The seat that wins the lot: each seat draws one tile of a fresh shuffle (DRAW), or uniform (RANDOM). */
+export function lotLeader(seed: number, seats: number, rules: Pick<Rules, 'firstLeader'>): number {
+  const rng = makeRng(lotSeed(seed));
+  if (rules.firstLeader === 'RANDOM') return randInt(rng, 0, seats - 1);
+  return bestDraw(drawDistinct(rng, seats));
+}
+
+/** Index of the winning tile of one draw per seat (R5). */
+export function bestDraw(drawn: readonly Tile[]): number {
+  let best = 0;
+  for (let s = 1; s < drawn.length; s++) if (lotRank(drawn[s]) > lotRank(drawn[best])) best = s;
+  return best;
+}
+
+/**
+ * R6 "American" variant: the holder of the highest double leads and must lead it. [engine] With no
+ * double dealt, the heaviest hand leads with any tile (GB); ties go to the first tied seat
+ * clockwise from the lot winner.
+ */
+export function highestDoubleLeader(
+  hands: readonly (readonly Tile[])[],
+  lotWinner: number,
+): { seat: number; tile: Tile | null } {
+  let seat = -1;
+  let tile: Tile | null = null;
+  for (let s = 0; s < hands.length; s++) {
+    for (const t of hands[s]) {
+      if (t.high === t.low && (tile === null || t.high > tile.high)) {
+        tile = t;
+        seat = s;
+      }
+    }
+  }
+  if (tile !== null) return { seat, tile };
+  let heaviest = lotWinner;
+  for (let k = 1; k < hands.length; k++) {
+    const s = (lotWinner + k) % hands.length;
+    if (pipCount(hands[s]) > pipCount(hands[heaviest])) heaviest = s;
+  }
+  return { seat: heaviest, tile: null };
+}
+
+/**
+ * Deals round `number` from `seed`. `leader` is the seat that leads (the domino seat, R23), or
+ * null to choose by lot (round 1 and after a block). When the lead is forced (HIGHEST_DOUBLE) the
+ * forced tile is carried in `mustPlay`, the same field as a forced drawn tile (R15): the seat to
+ * move must play exactly that tile.
+ */
+export function dealRound(number: number, seed: number, seats: number, rules: Rules, leader: number | null): RoundState {
+  const deck = shuffledSet(makeRng(seed));
+  const h = rules.handSize;
+  const hands: Tile[][] = [];
+  for (let s = 0; s < seats; s++) hands.push(deck.slice(s * h, (s + 1) * h).sort(compareTiles));
+  const boneyard = deck.slice(seats * h);
+  let starter = leader ?? 0;
+  let mustPlay: Tile | null = null;
+  if (leader === null) {
+    starter = lotLeader(seed, seats, rules);
+    if (rules.leadRule === 'HIGHEST_DOUBLE') {
+      const forced = highestDoubleLeader(hands, starter);
+      starter = forced.seat;
+      mustPlay = forced.tile;
+    }
+  }
+  return {
+    number,
+    seed,
+    starter,
+    hands,
+    boneyard,
+    board: EMPTY_BOARD,
+    turn: starter,
+    mustPlay,
+    passesInRow: 0,
+    status: 'IN_PROGRESS',
+    result: null,
+    moves: [],
+  };
+}
