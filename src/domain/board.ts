@@ -113,7 +113,14 @@ export function placeTile(board: BoardState, tile: Tile, end: End | null, spinne
   const placed: PlacedTile = { tile, inner: v, outer: tile.high === v ? tile.low : tile.high };
   const grown = arm.slice();
   grown.push(placed);
-  const arms = { ...board.arms, [end]: grown } as BoardState['arms'];
+  const a = board.arms;
+  // Field by field, not a computed-key spread: one hidden class for every layout.
+  const arms = {
+    LEFT: end === 'LEFT' ? grown : a.LEFT,
+    RIGHT: end === 'RIGHT' ? grown : a.RIGHT,
+    UP: end === 'UP' ? grown : a.UP,
+    DOWN: end === 'DOWN' ? grown : a.DOWN,
+  };
   let spinner = board.spinner;
   if (spinner === null && double && spinnerMode === 'FIRST_DOUBLE' && (end === 'LEFT' || end === 'RIGHT')) {
     spinner = { arm: end, index: arm.length, tile };

@@ -5,7 +5,7 @@
  * apply() never mutates its input. It copies only what changes (the hand that shrinks, the arm
  * that grows, the move log, the scores) and shares the rest with the previous state.
  */
-import { countOf, endValue, isEnd, placeTile } from './board.js';
+import { countOf, endValue, ENDS, isEnd, placeTile } from './board.js';
 import { refuse } from './errors.js';
 import { hasPlay, roundCanDraw } from './legal.js';
 import { roundSeed } from './rng.js';
@@ -66,6 +66,67 @@ interface Draft {
   scores: number[]; // owned copy once changed
   lastSeq: number;
   readonly events: DomainEvent[];
+  finalState: MatchState | null; // set when the match ends
+}
+
+function draft(state: MatchState): Draft {
+  return {
+    base: state,
+    round: state.round,
+    moves: state.round.moves.slice(),
+    scores: state.scores as number[],
+    lastSeq: state.lastSeq,
+    events: [],
+    finalState: null,
+  };
+}
+
+/**
+ * A round with some fields replaced. Written out field by field rather than with object spread:
+ * every RoundState then has one hidden class, which keeps apply() monomorphic and fast.
+ */
+function withRound(
+  r: RoundState,
+  c: {
+    hands?: RoundState['hands'];
+    boneyard?: RoundState['boneyard'];
+    board?: RoundState['board'];
+    turn?: number;
+    mustPlay?: Tile | null;
+    passesInRow?: number;
+    status?: RoundState['status'];
+    result?: RoundState['result'];
+    moves?: RoundState['moves'];
+  },
+): RoundState {
+  return {
+    number: r.number,
+    seed: r.seed,
+    starter: r.starter,
+    hands: c.hands ?? r.hands,
+    boneyard: c.boneyard ?? r.boneyard,
+    board: c.board ?? r.board,
+    turn: c.turn ?? r.turn,
+    mustPlay: c.mustPlay !== undefined ? c.mustPlay : r.mustPlay,
+    passesInRow: c.passesInRow ?? r.passesInRow,
+    status: c.status ?? r.status,
+    result: c.result !== undefined ? c.result : r.result,
+    moves: c.moves ?? r.moves,
+  };
+}
+
+function matchState(base: MatchState, d: Draft, finished: { winner: number; winningSeat: number | null } | null): MatchState {
+  return {
+    config: base.config,
+    teamOfSeat: base.teamOfSeat,
+    teams: base.teams,
+    scores: d.scores,
+    status: finished === null ? base.status : 'FINISHED',
+    winner: finished === null ? base.winner : finished.winner,
+    winningSeat: finished === null ? base.winningSeat : finished.winningSeat,
+    lastSeq: d.lastSeq,
+    round: d.round,
+  };
 }
 
 function record(d: Draft, seat: number, type: MoveRecord['type'], tile: Tile | null, end: End | null, points: number, count: number | null): MoveRecord {
@@ -110,7 +171,7 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
       end = rawEnd;
     } else {
       let fitting = 0;
-      for (const e of ['LEFT', 'RIGHT', 'UP', 'DOWN'] as const) {
+      for (const e of ENDS) {
         const v = endValue(board, e);
         if (v >= 0 && (tile.high === v || tile.low === v)) {
           fitting += 1;
@@ -126,13 +187,14 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
   }
 
   const rules = state.config.rules;
-  const newHand = hand.slice(0, at).concat(hand.slice(at + 1));
+  const newHand: Tile[] = [];
+  for (let i = 0; i < hand.length; i++) if (i !== at) newHand.push(hand[i]);
   const hands = round.hands.slice();
   hands[seat] = newHand;
   const newBoard = placeTile(board, tile, end, rules.spinner);
   const count = countOf(newBoard, rules);
   const points = playScore(count, rules.scoring);
-  const d: Draft = { base: state, round, moves: round.moves.slice(), scores: state.scores as number[], lastSeq: state.lastSeq, events: [] };
+  const d = draft(state);
   const move = record(d, seat, 'PLAY', tile, end, points, count);
   d.events.push({ type: 'TILE_PLAYED', move });
   const team = state.teamOfSeat[seat];
@@ -140,15 +202,14 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
     d.scores = d.scores.slice();
     d.scores[team] += points;
   }
-  d.round = {
-    ...round,
+  d.round = withRound(round, {
     hands,
     board: newBoard,
     mustPlay: null,
     passesInRow: 0,
     turn: (seat + 1) % hands.length,
     moves: d.moves,
-  };
+  });
   if (points > 0 && !rules.playOut && d.scores[team] >= rules.targetScore) {
     return done(endRound(d, 'MATCH_WON', seat)); // R22: the match ends at once, no bonus (E20)
   }
@@ -169,37 +230,27 @@ function applyDraw(state: MatchState, seat: number): ApplyResult {
   const tile = round.boneyard[0];
   const hands = round.hands.slice();
   hands[seat] = insertSorted(round.hands[seat], tile);
-  const d: Draft = { base: state, round, moves: round.moves.slice(), scores: state.scores as number[], lastSeq: state.lastSeq, events: [] };
+  const d = draft(state);
   const move = record(d, seat, 'DRAW', tile, null, 0, null);
   d.events.push({ type: 'TILE_DRAWN', move });
   // R15: the first playable drawn tile must be played at once. [engine] Under voluntaryDraw the
   // drawn tile simply joins the hand: the player chose to draw, so nothing is forced.
   const board = round.board;
-  const playable =
-    board.lead !== null &&
-    ['LEFT', 'RIGHT', 'UP', 'DOWN'].some((e) => {
-      const v = endValue(board, e as End);
-      return v >= 0 && (tile.high === v || tile.low === v);
-    });
-  d.round = {
-    ...round,
+  const playable = board.lead !== null && ENDS.some((e) => {
+    const v = endValue(board, e);
+    return v >= 0 && (tile.high === v || tile.low === v);
+  });
+  d.round = withRound(round, {
     hands,
     boneyard: round.boneyard.slice(1),
     mustPlay: !rules.voluntaryDraw && playable ? tile : null,
     moves: d.moves,
-  };
+  });
   return done(autoPass(d));
 }
 
 function done(d: Draft): ApplyResult {
-  const base = d.base;
-  const finished = d.events.some((e) => e.type === 'MATCH_FINISHED');
-  const state: MatchState = finished ? (d as FinishedDraft).finalState : { ...base, scores: d.scores, lastSeq: d.lastSeq, round: d.round };
-  return { ok: true, state, events: d.events };
-}
-
-interface FinishedDraft extends Draft {
-  finalState: MatchState;
+  return { ok: true, state: d.finalState ?? matchState(d.base, d, null), events: d.events };
 }
 
 /** R16: while the seat to move can neither play nor draw, it passes; N passes in a row block (R17b). */
@@ -214,10 +265,10 @@ function autoPass(d: Draft): Draft {
     d.events.push({ type: 'TURN_PASSED', move });
     const passes = r.passesInRow + 1;
     if (passes >= n) {
-      d.round = { ...r, passesInRow: passes };
+      d.round = withRound(r, { passesInRow: passes });
       return endRound(d, 'BLOCKED', null);
     }
-    d.round = { ...r, passesInRow: passes, turn: (seat + 1) % n };
+    d.round = withRound(r, { passesInRow: passes, turn: (seat + 1) % n });
   }
 }
 
@@ -244,7 +295,7 @@ function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Draft {
   else awarded = new Array<number>(teamCount).fill(0);
   if (awarded.some((a) => a > 0)) d.scores = d.scores.map((s, t) => s + awarded[t]);
   const result = { end: kind, awarded, hands: r.hands, dominoSeat: kind === 'DOMINO' ? seat : null };
-  const finalRound: RoundState = { ...r, status: 'FINISHED', result, moves: d.moves };
+  const finalRound = withRound(r, { status: 'FINISHED', result, moves: d.moves });
   d.round = finalRound;
   d.events.push({ type: 'ROUND_ENDED', round: r.number, result, scores: d.scores, finalRound });
 
@@ -264,17 +315,8 @@ function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Draft {
     }
   }
   if (winner !== null) {
-    const finalState: MatchState = {
-      ...base,
-      scores: d.scores,
-      status: 'FINISHED',
-      winner,
-      winningSeat,
-      lastSeq: d.lastSeq,
-      round: finalRound,
-    };
+    d.finalState = matchState(base, d, { winner, winningSeat });
     d.events.push({ type: 'MATCH_FINISHED', winner, scores: d.scores });
-    (d as FinishedDraft).finalState = finalState;
     return d;
   }
   // R23: the domino seat leads; after a block the leader is chosen again by lot (R5).

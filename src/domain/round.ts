@@ -6,7 +6,7 @@
  */
 import { EMPTY_BOARD } from './board.js';
 import { drawDistinct, lotSeed, makeRng, randInt, shuffledSet } from './rng.js';
-import { compareTiles, pipCount } from './tiles.js';
+import { ALL_TILES, pipCount, tileIndex } from './tiles.js';
 import type { Rules, RoundState, Tile } from './types.js';
 
 /** R5 ranking of a drawn tile: any double beats any non-double, then higher double / higher total;
@@ -57,6 +57,15 @@ export function highestDoubleLeader(
   return { seat: heaviest, tile: null };
 }
 
+/** deck[from..to) in ALL_TILES order, through a 28-bit set: cheaper than a comparator sort. */
+function sortedHand(deck: readonly Tile[], from: number, to: number): Tile[] {
+  let set = 0;
+  for (let i = from; i < to; i++) set |= 1 << tileIndex(deck[i]);
+  const hand: Tile[] = [];
+  for (let i = 0; set !== 0; i++, set >>>= 1) if (set & 1) hand.push(ALL_TILES[i]);
+  return hand;
+}
+
 /**
  * Deals round `number` from `seed`. `leader` is the seat that leads (the domino seat, R23), or
  * null to choose by lot (round 1 and after a block). When the lead is forced (HIGHEST_DOUBLE) the
@@ -67,7 +76,7 @@ export function dealRound(number: number, seed: number, seats: number, rules: Ru
   const deck = shuffledSet(makeRng(seed));
   const h = rules.handSize;
   const hands: Tile[][] = [];
-  for (let s = 0; s < seats; s++) hands.push(deck.slice(s * h, (s + 1) * h).sort(compareTiles));
+  for (let s = 0; s < seats; s++) hands.push(sortedHand(deck, s * h, (s + 1) * h));
   const boneyard = deck.slice(seats * h);
   let starter = leader ?? 0;
   let mustPlay: Tile | null = null;
