@@ -20,8 +20,8 @@ export default {
       displayName: 'e2e',
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/setup/global-setup.ts',
-      globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+      globalSetup: '<rootDir>/test/setup/global-setup.mjs',
+      globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
     },
   ],
 };

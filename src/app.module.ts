@@ -10,6 +10,8 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
+import { HistoryModule } from './history/history.module.js';
+import { MatchesModule } from './matches/matches.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 
@@ -32,6 +34,8 @@ export class AppModule {
         DatabaseModule,
         HealthModule,
         PlayersModule,
+        MatchesModule,
+        HistoryModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule],

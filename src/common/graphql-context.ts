@@ -1,5 +1,7 @@
 import type { Request } from 'express';
+import { GraphQLError } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
+import { ApiError } from './api-error.js';
 import type { RequestContext } from '../players/auth.js';
 import type { PlayersService } from '../players/players.service.js';
 
@@ -12,7 +14,15 @@ type WsExtra = { player?: RequestContext['player'] };
  */
 export function graphqlContext(players: PlayersService) {
   return async (arg: { req?: Request } | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
-    if ('req' in arg && arg.req) return { player: await players.authenticate(arg.req.headers.authorization) };
+    if ('req' in arg && arg.req) {
+      try {
+        return { player: await players.authenticate(arg.req.headers.authorization) };
+      } catch (e) {
+        // Thrown before any resolver runs, so Nest's filter never sees it: shape it for Apollo.
+        if (e instanceof ApiError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
+        throw e;
+      }
+    }
     const ws = arg as WsContext<Record<string, unknown>, WsExtra>;
     return { player: ws.extra.player ?? null };
   };

@@ -1,0 +1,21 @@
+import { Field, Int, ObjectType } from '@nestjs/graphql';
+import { PageInfo } from '../common/pagination.js';
+import { Match } from '../matches/models/match.model.js';
+
+@ObjectType({ description: 'A match in a list, with its cursor.' })
+export class MatchEdge {
+  @Field({ description: 'Pass as `after` to continue after this match.' })
+  cursor!: string;
+  @Field(() => Match)
+  node!: Match;
+}
+
+@ObjectType({ description: 'A page of matches, newest first.' })
+export class MatchConnection {
+  @Field(() => Int, { description: 'Matches matching the filters, over all pages.' })
+  totalCount!: number;
+  @Field(() => PageInfo)
+  pageInfo!: PageInfo;
+  @Field(() => [MatchEdge])
+  edges!: MatchEdge[];
+}

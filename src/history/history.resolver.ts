@@ -1,0 +1,24 @@
+import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
+import { CurrentPlayer } from '../players/auth.js';
+import type { Player } from '../players/models/player.model.js';
+import { MatchStatus } from '../matches/models/enums.js';
+import { MatchConnection } from './history.models.js';
+import { HistoryService } from './history.service.js';
+
+@Resolver()
+export class HistoryResolver {
+  constructor(private readonly history: HistoryService) {}
+
+  @Query(() => MatchConnection, { description: 'Matches, newest first, optionally of one player, of one status, created in [from, to).' })
+  matches(
+    @CurrentPlayer() viewer: Player | null,
+    @Args('playerId', { type: () => ID, nullable: true, description: 'Only matches this player sits in.' }) playerId?: string | null,
+    @Args('status', { type: () => MatchStatus, nullable: true }) status?: MatchStatus | null,
+    @Args('from', { type: () => Date, nullable: true, description: 'Created at or after.' }) from?: Date | null,
+    @Args('to', { type: () => Date, nullable: true, description: 'Created before.' }) to?: Date | null,
+    @Args('first', { type: () => Int, nullable: true, description: '1..100, default 20.' }) first?: number | null,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' }) after?: string | null,
+  ): Promise<MatchConnection> {
+    return this.history.matches(viewer, { playerId, status, from, to, first, after });
+  }
+}

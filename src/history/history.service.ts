@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
+import { matchModel } from '../matches/match-view.js';
+import type { MatchStatusValue } from '../matches/match-record.js';
+import type { Player } from '../players/models/player.model.js';
+import { HistoryRepository } from './history.repository.js';
+import type { MatchConnection } from './history.models.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@Injectable()
+export class HistoryService {
+  constructor(private readonly repo: HistoryRepository) {}
+
+  async matches(
+    viewer: Player | null,
+    args: { playerId?: string | null; status?: MatchStatusValue | null; from?: Date | null; to?: Date | null; first?: number | null; after?: string | null },
+  ): Promise<MatchConnection> {
+    if (args.playerId && !UUID.test(args.playerId)) throw new ApiError('BAD_USER_INPUT', `"${args.playerId}" is not a player id`);
+    const take = pageSize(args.first);
+    const after = args.after ? decodeCursor(args.after) : null;
+    const { rows, total } = await this.repo.page(args, take + 1, after);
+    const page = rows.slice(0, take);
+    const edges = page.map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
+    return {
+      totalCount: total,
+      pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null },
+      edges,
+    };
+  }
+}

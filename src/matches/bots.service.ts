@@ -1,0 +1,69 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
+import { mix32 } from '../domain/rng.js';
+import type { MatchRecord } from './match-record.js';
+import { MatchesService } from './matches.service.js';
+
+/** A runaway guard: no match needs more bot moves than this in one go. */
+const MAX_BOT_MOVES_PER_RUN = 2_000;
+
+/**
+ * Plays bot seats on the server. After any commit that leaves a bot to move, the bots of that
+ * match move one after another, each move its own transaction through the same command path as
+ * a human's, so a bot never acts on stale state and a human never waits for a bot.
+ */
+@Injectable()
+export class BotsService implements OnApplicationShutdown {
+  private readonly logger = new Logger(BotsService.name);
+  /** Matches whose bots are moving now, and whether another wake-up arrived meanwhile. */
+  private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
+  private closing = false;
+
+  constructor(@Inject(MatchesService) private readonly matches: MatchesService) {
+    matches.afterCommit = (id) => this.wake(id);
+  }
+
+  wake(matchId: string): void {
+    if (this.closing) return;
+    const current = this.running.get(matchId);
+    if (current) {
+      current.again = true;
+      return;
+    }
+    const entry = { again: false, done: Promise.resolve() };
+    entry.done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.runBots(matchId, entry))
+      .catch((e: unknown) => this.logger.error(e))
+      .finally(() => this.running.delete(matchId));
+    this.running.set(matchId, entry);
+  }
+
+  /** Resolves once no bot of this match is moving (tests and shutdown use it). */
+  async idle(matchId?: string): Promise<void> {
+    const entries = matchId ? [this.running.get(matchId)] : [...this.running.values()];
+    await Promise.all(entries.map((e) => e?.done));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await this.idle();
+  }
+
+  private async runBots(matchId: string, entry: { again: boolean }): Promise<void> {
+    for (let moves = 0; moves < MAX_BOT_MOVES_PER_RUN && !this.closing; moves++) {
+      entry.again = false;
+      const after = await this.matches.botMove(matchId, (r) => this.decide(r));
+      if (!after && !entry.again) return;
+    }
+  }
+
+  private decide(r: MatchRecord) {
+    const state = r.state;
+    if (!state || state.status !== 'IN_PROGRESS') return null;
+    const seat = r.seats[state.round.turn];
+    if (!seat?.isBot) return null;
+    const strategy = (seat.botStrategy === 'random' ? 'random' : 'greedy') as BotStrategy;
+    // Reproducible per position, different for every move.
+    return chooseBotAction(viewFor(state, seat.index), strategy, mix32(r.seed ^ state.lastSeq));
+  }
+}

@@ -1,0 +1,60 @@
+import type { DomainEvent, MatchState, MoveRecord } from '../domain/index.js';
+import type { Commit, FinishedRoundRecord, MatchRecord, MatchStatusValue, NewEvent } from './match-record.js';
+
+/**
+ * Turns what the engine did (its events and new state) into the rows one command writes.
+ * Pure, so the mapping from engine events to stored events is tested without a database.
+ */
+export function planFromEngine(
+  record: MatchRecord,
+  next: MatchState,
+  events: readonly DomainEvent[],
+  extra: { clientMoveId?: string | null; playerId?: string | null; leadEvents?: NewEvent[]; started?: boolean } = {},
+): Commit {
+  const moves: MoveRecord[] = [];
+  const stored: NewEvent[] = [...(extra.leadEvents ?? [])];
+  const roundsFinished: FinishedRoundRecord[] = [];
+  const roundsStarted: Commit['roundsStarted'] = [];
+  let scoresChanged = false;
+  for (const e of events) {
+    switch (e.type) {
+      case 'TILE_PLAYED':
+      case 'TILE_DRAWN':
+      case 'TURN_PASSED':
+        moves.push(e.move);
+        stored.push({ type: e.type, moveSeq: e.move.seq });
+        if (e.move.points > 0) scoresChanged = true;
+        break;
+      case 'ROUND_ENDED':
+        roundsFinished.push({ number: e.round, snapshot: e.finalRound, result: e.result });
+        stored.push({ type: e.type, moveSeq: null });
+        if (e.result.awarded.some((p) => p > 0)) scoresChanged = true;
+        break;
+      case 'ROUND_STARTED':
+        roundsStarted.push({ number: e.round, seed: next.round.number === e.round ? next.round.seed : 0, starter: e.starter });
+        stored.push({ type: e.type, moveSeq: null });
+        break;
+      case 'MATCH_FINISHED':
+        stored.push({ type: e.type, moveSeq: null });
+        break;
+    }
+  }
+  const finished = next.status === 'FINISHED';
+  const status: MatchStatusValue = finished ? 'FINISHED' : 'IN_PROGRESS';
+  return {
+    matchId: record.id,
+    expectedVersion: record.version,
+    status,
+    state: next,
+    winnerTeam: next.winner,
+    started: extra.started,
+    finished,
+    moves,
+    clientMoveId: extra.clientMoveId,
+    playerId: extra.playerId,
+    events: stored,
+    scores: scoresChanged || extra.started ? next.scores : undefined,
+    roundsFinished,
+    roundsStarted,
+  };
+}

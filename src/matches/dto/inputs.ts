@@ -1,0 +1,76 @@
+import { Field, ID, InputType, Int } from '@nestjs/graphql';
+import { BlockedBonus, BotStrategy, End, FirstLeader, LeadRule, Rounding, ScoringSystem, SpinnerMode } from '../models/enums.js';
+
+@InputType({ description: 'Rule variants; every field optional, defaults per rules.md.' })
+export class RulesInput {
+  @Field(() => Int, { nullable: true, description: '1..10000; default 250.' })
+  targetScore?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Tiles per hand; seats × handSize ≤ 28; default 7.' })
+  handSize?: number | null;
+  @Field(() => SpinnerMode, { nullable: true })
+  spinner?: SpinnerMode | null;
+  @Field(() => Boolean, { nullable: true })
+  spinnerEndsCount?: boolean | null;
+  @Field(() => Boolean, { nullable: true })
+  voluntaryDraw?: boolean | null;
+  @Field(() => Int, { nullable: true, description: 'Boneyard tiles never drawn; at most the boneyard size.' })
+  reserve?: number | null;
+  @Field(() => FirstLeader, { nullable: true })
+  firstLeader?: FirstLeader | null;
+  @Field(() => LeadRule, { nullable: true })
+  leadRule?: LeadRule | null;
+  @Field(() => Rounding, { nullable: true })
+  dominoRounding?: Rounding | null;
+  @Field(() => BlockedBonus, { nullable: true })
+  blockedBonus?: BlockedBonus | null;
+  @Field(() => Boolean, { nullable: true })
+  playOut?: boolean | null;
+  @Field(() => ScoringSystem, { nullable: true })
+  scoring?: ScoringSystem | null;
+}
+
+@InputType({ description: 'A new match; the caller takes seat 0.' })
+export class CreateMatchInput {
+  @Field(() => Int, { description: '2, 3 or 4.' })
+  seats!: number;
+  @Field(() => Boolean, { nullable: true, defaultValue: false, description: 'Teams {0,2} and {1,3}; 4 seats only.' })
+  partnerships?: boolean | null;
+  @Field(() => Int, { nullable: true, defaultValue: 0, description: 'How many of the last seats the server plays (0..seats-1).' })
+  bots?: number | null;
+  @Field(() => BotStrategy, { nullable: true, defaultValue: BotStrategy.GREEDY, description: 'How the bots play.' })
+  botStrategy?: BotStrategy | null;
+  @Field(() => RulesInput, { nullable: true })
+  rules?: RulesInput | null;
+}
+
+@InputType({ description: 'A tile named by its halves, in either order.' })
+export class TileInput {
+  @Field(() => Int, { description: '0..6.' })
+  high!: number;
+  @Field(() => Int, { description: '0..6.' })
+  low!: number;
+}
+
+@InputType({ description: 'Common to every turn command.' })
+export class TurnInput {
+  @Field(() => ID)
+  matchId!: string;
+  @Field(() => Int, { nullable: true, description: 'Refuse with STALE_VERSION unless the match is at this version.' })
+  expectedVersion?: number | null;
+  @Field(() => String, { nullable: true, description: 'Idempotency key: a retry with the same id returns the match and never applies twice.' })
+  clientMoveId?: string | null;
+}
+
+@InputType({ description: 'Play a tile from the hand.' })
+export class PlayTileInput {
+  @Field(() => ID)
+  matchId!: string;
+  @Field(() => TileInput)
+  tile!: TileInput;
+  @Field(() => End, { nullable: true, description: "Where to play it; omit for a round's lead, or when the tile fits one end only." })
+  end?: End | null;
+  @Field(() => Int, { nullable: true, description: 'Refuse with STALE_VERSION unless the match is at this version.' })
+  expectedVersion?: number | null;
+  @Field(() => String, { nullable: true, description: 'Idempotency key: a retry with the same id returns the match and never applies twice.' })
+  clientMoveId?: string | null;
+}

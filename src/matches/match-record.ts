@@ -1,0 +1,79 @@
+import type { MatchState, MoveRecord, RoundResult, RoundState, Rules } from '../domain/index.js';
+
+/**
+ * The service's own shapes for what the repository loads and writes: plain data, no ORM types,
+ * so the service and the views never depend on Prisma.
+ */
+export type MatchStatusValue = 'WAITING' | 'IN_PROGRESS' | 'FINISHED' | 'ABANDONED';
+
+export interface SeatRecord {
+  index: number;
+  playerId: string | null;
+  playerName: string | null;
+  team: number;
+  isBot: boolean;
+  botStrategy: string | null;
+}
+
+export interface MatchRecord {
+  id: string;
+  status: MatchStatusValue;
+  version: number;
+  seatCount: number;
+  partnerships: boolean;
+  rules: Rules;
+  seed: number;
+  state: MatchState | null;
+  lastEventSeq: number;
+  createdAt: Date;
+  winnerTeam: number | null;
+  seats: SeatRecord[];
+}
+
+export interface FinishedRoundRecord {
+  number: number;
+  snapshot: RoundState;
+  result: RoundResult;
+}
+
+/** A stored event, before its match-wide seq is assigned. */
+export interface NewEvent {
+  type: string;
+  moveSeq: number | null;
+}
+
+export interface StoredEvent extends NewEvent {
+  seq: number;
+}
+
+/** Everything one accepted command writes, applied atomically with a version compare-and-set. */
+export interface Commit {
+  matchId: string;
+  expectedVersion: number;
+  status: MatchStatusValue;
+  state: MatchState | null;
+  winnerTeam: number | null;
+  started?: boolean;
+  finished?: boolean;
+  seatChanges?: { index: number; playerId: string | null }[];
+  moves: MoveRecord[];
+  /** the idempotency key and actor, stored on the command's first move */
+  clientMoveId?: string | null;
+  playerId?: string | null;
+  events: NewEvent[];
+  scores?: readonly number[];
+  roundsFinished: FinishedRoundRecord[];
+  roundsStarted: { number: number; seed: number; starter: number }[];
+}
+
+export interface CommitResult {
+  version: number;
+  events: StoredEvent[];
+}
+
+/** Thrown by the repository when the match moved on since it was read: the command is re-run. */
+export class VersionConflict extends Error {
+  constructor() {
+    super('version conflict');
+  }
+}

@@ -1,0 +1,108 @@
+import { countOf, openEnds, teamsFor, viewFor, type MatchView, type MoveRecord, type RoundResult, type RoundState, type Rules as DomainRules } from '../domain/index.js';
+import type { Player } from '../players/models/player.model.js';
+import type { MatchRecord } from './match-record.js';
+import type { End, MatchStatus, MoveType, RoundEnd, RoundStatus } from './models/enums.js';
+import type { Match, Seat, Team } from './models/match.model.js';
+import type { Move, Round, RoundResult as RoundResultModel } from './models/round.model.js';
+import type { Rules } from './models/rules.model.js';
+
+/*
+ * Builds what one viewer may see of a match. Hidden information is decided by the engine's
+ * viewFor (own hand only, no boneyard, others' live draws without their tile); this file only
+ * reshapes it into the GraphQL models.
+ */
+
+export function seatOf(record: MatchRecord, playerId: string | null): number | null {
+  if (!playerId) return null;
+  return record.seats.find((s) => s.playerId === playerId)?.index ?? null;
+}
+
+export function moveModel(m: MoveRecord): Move {
+  return {
+    seq: m.seq,
+    round: m.round,
+    seat: m.seat,
+    type: m.type as MoveType,
+    tile: m.tile ? { high: m.tile.high, low: m.tile.low } : null,
+    end: m.end as End | null,
+    points: m.points,
+    count: m.count,
+  };
+}
+
+function resultModel(r: RoundResult | null): RoundResultModel | null {
+  if (!r) return null;
+  return {
+    end: r.end as RoundEnd,
+    awarded: [...r.awarded],
+    hands: r.hands.map((tiles, seat) => ({ seat, tiles: tiles.map((t) => ({ high: t.high, low: t.low })) })),
+  };
+}
+
+/** A round that is over: everything may be shown, its draws included. */
+export function finishedRoundModel(round: RoundState, rules: DomainRules): Round {
+  return {
+    number: round.number,
+    status: round.status as RoundStatus,
+    starter: round.starter,
+    boneyardCount: round.boneyard.length,
+    board: {
+      openEnds: openEnds(round.board, rules).map((e) => ({ end: e.end as End, pips: e.pips })),
+      count: countOf(round.board, rules),
+      spinner: round.board.spinner ? { ...round.board.spinner.tile } : null,
+    },
+    moves: round.moves.map(moveModel),
+    result: resultModel(round.result),
+  };
+}
+
+function liveRoundModel(view: MatchView): Round {
+  const r = view.round;
+  return {
+    number: r.number,
+    status: r.status as RoundStatus,
+    starter: r.starter,
+    boneyardCount: r.boneyardCount,
+    board: {
+      openEnds: r.openEnds.map((e) => ({ end: e.end as End, pips: e.pips })),
+      count: r.count,
+      spinner: r.spinner ? { ...r.spinner } : null,
+    },
+    moves: r.moves.map(moveModel),
+    result: resultModel(r.result),
+  };
+}
+
+export function matchModel(record: MatchRecord, viewer: Player | null): Match {
+  const mySeat = seatOf(record, viewer?.id ?? null);
+  const state = record.state;
+  const view = state ? viewFor(state, mySeat ?? 'spectator') : null;
+  const live = record.status === 'IN_PROGRESS' && view !== null;
+  const teamSeats = view ? view.teams : teamsFor(record.seatCount, record.partnerships);
+  const scores = view ? view.scores : teamSeats.map(() => 0);
+  const teams: Team[] = teamSeats.map((seats, index) => ({ index, seats: [...seats], score: scores[index] }));
+  const seats: Seat[] = record.seats.map((s) => ({
+    index: s.index,
+    player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
+    team: s.team,
+    handCount: view ? view.handCounts[s.index] : 0,
+    isBot: s.isBot,
+  }));
+  return {
+    id: record.id,
+    status: record.status as MatchStatus,
+    version: record.version,
+    rules: record.rules as Rules,
+    seats,
+    teams,
+    turn: live ? view.turn : null,
+    mySeat,
+    myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
+    legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
+    canDraw: live ? view.canDraw : false,
+    currentRound: view ? liveRoundModel(view) : null,
+    winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
+    createdAt: record.createdAt,
+    ref: { matchId: record.id, viewerSeat: mySeat },
+  };
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { PlayersModule } from '../players/players.module.js';
+import { RealtimeModule } from '../realtime/realtime.module.js';
+import { BotsService } from './bots.service.js';
+import { MatchesRepository } from './matches.repository.js';
+import { MatchesResolver } from './matches.resolver.js';
+import { MatchesService } from './matches.service.js';
+import { RoundsService } from './rounds.service.js';
+
+@Module({
+  imports: [PlayersModule, RealtimeModule],
+  providers: [MatchesRepository, MatchesService, RoundsService, BotsService, MatchesResolver],
+  exports: [MatchesService, MatchesRepository, BotsService],
+})
+export class MatchesModule {}

@@ -1,0 +1,64 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import type { Player } from '../players/models/player.model.js';
+import { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
+import { MatchesService } from './matches.service.js';
+import { RoundsService } from './rounds.service.js';
+import { Match } from './models/match.model.js';
+import { Round } from './models/round.model.js';
+
+/** Thin: arguments and the caller in, the service's answer out. */
+@Resolver(() => Match)
+export class MatchesResolver {
+  constructor(
+    private readonly matches: MatchesService,
+    private readonly roundsService: RoundsService,
+  ) {}
+
+  @Query(() => Match, { nullable: true, description: "A match as the caller may see it (anyone may read a match's public view)." })
+  match(@Args('id', { type: () => ID }) id: string, @CurrentPlayer() player: Player | null): Promise<Match | null> {
+    return this.matches.get(id, player);
+  }
+
+  @Mutation(() => Match, { description: 'Creates a match; the caller takes seat 0, bots take the last seats.' })
+  @UseGuards(AuthGuard)
+  createMatch(@Args('input') input: CreateMatchInput, @CurrentPlayer() player: Player): Promise<Match> {
+    return this.matches.create(player, input);
+  }
+
+  @Mutation(() => Match, { description: 'Takes the next free seat; the match starts when the last seat is taken.' })
+  @UseGuards(AuthGuard)
+  joinMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
+    return this.matches.join(player, matchId);
+  }
+
+  @Mutation(() => Match, { description: 'Gives up a seat before the start; the last player leaving abandons the match.' })
+  @UseGuards(AuthGuard)
+  leaveMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
+    return this.matches.leave(player, matchId);
+  }
+
+  @Mutation(() => Match, { description: "Concedes a match in progress: the other side (the best-placed other side, with three or more) wins." })
+  @UseGuards(AuthGuard)
+  resignMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
+    return this.matches.resign(player, matchId);
+  }
+
+  @Mutation(() => Match, { description: "Plays a tile from the caller's hand. Passing is automatic." })
+  @UseGuards(AuthGuard)
+  playTile(@Args('input') input: PlayTileInput, @CurrentPlayer() player: Player): Promise<Match> {
+    return this.matches.play(player, input);
+  }
+
+  @Mutation(() => Match, { description: 'Draws one tile from the boneyard (only without a legal play, unless voluntaryDraw). A playable drawn tile must then be played.' })
+  @UseGuards(AuthGuard)
+  drawTile(@Args('input') input: TurnInput, @CurrentPlayer() player: Player): Promise<Match> {
+    return this.matches.draw(player, input);
+  }
+
+  @ResolveField(() => [Round], { description: 'Every round so far, in order; hands and draws are shown once a round is over.' })
+  rounds(@Parent() match: Match): Promise<Round[]> {
+    return this.roundsService.roundsOf(match);
+  }
+}

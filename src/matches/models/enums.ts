@@ -1,0 +1,122 @@
+import { registerEnumType } from '@nestjs/graphql';
+
+/* The contract's enums. Values equal the engine's string unions, so no mapping is needed. */
+
+export enum SpinnerMode {
+  FIRST_DOUBLE = 'FIRST_DOUBLE',
+  NONE = 'NONE',
+}
+export enum FirstLeader {
+  DRAW = 'DRAW',
+  RANDOM = 'RANDOM',
+}
+export enum LeadRule {
+  ANY = 'ANY',
+  HIGHEST_DOUBLE = 'HIGHEST_DOUBLE',
+}
+export enum Rounding {
+  AGGREGATE = 'AGGREGATE',
+  PER_HAND = 'PER_HAND',
+}
+export enum BlockedBonus {
+  OPPONENTS_TOTAL = 'OPPONENTS_TOTAL',
+  DIFFERENCE = 'DIFFERENCE',
+}
+export enum ScoringSystem {
+  FIVES = 'FIVES',
+  FIVES_AND_THREES = 'FIVES_AND_THREES',
+  THREES_AND_FIVES = 'THREES_AND_FIVES',
+}
+export enum End {
+  LEFT = 'LEFT',
+  RIGHT = 'RIGHT',
+  UP = 'UP',
+  DOWN = 'DOWN',
+}
+export enum MatchStatus {
+  WAITING = 'WAITING',
+  IN_PROGRESS = 'IN_PROGRESS',
+  FINISHED = 'FINISHED',
+  ABANDONED = 'ABANDONED',
+}
+export enum RoundStatus {
+  IN_PROGRESS = 'IN_PROGRESS',
+  FINISHED = 'FINISHED',
+}
+export enum RoundEnd {
+  DOMINO = 'DOMINO',
+  BLOCKED = 'BLOCKED',
+  MATCH_WON = 'MATCH_WON',
+}
+export enum MoveType {
+  PLAY = 'PLAY',
+  DRAW = 'DRAW',
+  PASS = 'PASS',
+}
+export enum BotStrategy {
+  RANDOM = 'RANDOM',
+  GREEDY = 'GREEDY',
+}
+
+registerEnumType(SpinnerMode, {
+  name: 'SpinnerMode',
+  description: 'Which tile is the spinner (R10).',
+  valuesMap: { FIRST_DOUBLE: { description: 'The first double played in a round (default).' }, NONE: { description: 'No spinner: a line with two ends.' } },
+});
+registerEnumType(FirstLeader, {
+  name: 'FirstLeader',
+  description: 'How the leader is chosen when nobody earned the lead (R5).',
+  valuesMap: { DRAW: { description: 'Each seat draws one tile: highest double, else highest total (default).' }, RANDOM: { description: 'A uniformly random seat.' } },
+});
+registerEnumType(LeadRule, {
+  name: 'LeadRule',
+  description: 'What the leader may lead (R6).',
+  valuesMap: { ANY: { description: 'Any tile (default).' }, HIGHEST_DOUBLE: { description: 'When the lead is drawn for, the holder of the highest double leads it.' } },
+});
+registerEnumType(Rounding, {
+  name: 'Rounding',
+  description: 'How the domino bonus is rounded to 5 (R18).',
+  valuesMap: { AGGREGATE: { description: "Opponents' pips summed, then rounded (default)." }, PER_HAND: { description: "Each opponent's hand rounded separately." } },
+});
+registerEnumType(BlockedBonus, {
+  name: 'BlockedBonus',
+  description: 'What the lowest side scores when a round is blocked (R19).',
+  valuesMap: { OPPONENTS_TOTAL: { description: "The other sides' pips, rounded (default)." }, DIFFERENCE: { description: "The other sides' pips minus its own, rounded." } },
+});
+registerEnumType(ScoringSystem, {
+  name: 'ScoringSystem',
+  description: 'How the open-end count C scores (R13, R25).',
+  valuesMap: {
+    FIVES: { description: 'C when 5 divides C (default).' },
+    FIVES_AND_THREES: { description: 'C/5 when 5 divides C plus C/3 when 3 divides C.' },
+    THREES_AND_FIVES: { description: 'C when 3 or 5 divides C; 2C when both do.' },
+  },
+});
+registerEnumType(End, {
+  name: 'End',
+  description: "An open end of the layout. UP and DOWN are the spinner's arms; a non-double lead's high half faces LEFT.",
+});
+registerEnumType(MatchStatus, {
+  name: 'MatchStatus',
+  valuesMap: {
+    WAITING: { description: 'Seats are still free.' },
+    IN_PROGRESS: { description: 'Being played.' },
+    FINISHED: { description: 'A side reached the target (or the others resigned).' },
+    ABANDONED: { description: 'Every player left before the start.' },
+  },
+});
+registerEnumType(RoundStatus, { name: 'RoundStatus' });
+registerEnumType(RoundEnd, {
+  name: 'RoundEnd',
+  description: 'How a round ended.',
+  valuesMap: {
+    DOMINO: { description: 'A player played their last tile.' },
+    BLOCKED: { description: 'Nobody could play or draw.' },
+    MATCH_WON: { description: 'A play reached the target; no end-of-round bonus follows.' },
+  },
+});
+registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });
+registerEnumType(BotStrategy, {
+  name: 'BotStrategy',
+  valuesMap: { RANDOM: { description: 'Any legal move.' }, GREEDY: { description: 'Most points now; else sheds its heaviest tile.' } },
+});

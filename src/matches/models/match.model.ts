@@ -1,0 +1,94 @@
+import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
+import { Player } from '../../players/models/player.model.js';
+import { End, MatchStatus } from './enums.js';
+import { Move, Round } from './round.model.js';
+import { Rules } from './rules.model.js';
+import { Tile } from './tile.model.js';
+
+@ObjectType({ description: 'A seat at the table; seats are numbered clockwise from 0.' })
+export class Seat {
+  @Field(() => Int)
+  index!: number;
+  @Field(() => Player, { nullable: true, description: 'Null while free, and for a bot.' })
+  player!: Player | null;
+  @Field(() => Int, { description: 'Team index: the seat itself, or seat % 2 in partnerships.' })
+  team!: number;
+  @Field(() => Int, { description: 'Tiles in hand (0 before the start).' })
+  handCount!: number;
+  @Field({ description: 'Played by the server.' })
+  isBot!: boolean;
+}
+
+@ObjectType({ description: 'A side: one seat, or two partners.' })
+export class Team {
+  @Field(() => Int)
+  index!: number;
+  @Field(() => [Int], { description: 'Its seats.' })
+  seats!: number[];
+  @Field(() => Int, { description: 'Points so far.' })
+  score!: number;
+}
+
+@ObjectType({ description: 'A legal move for the caller. Passing it back to playTile verbatim is always legal.' })
+export class LegalMove {
+  @Field(() => Tile)
+  tile!: Tile;
+  @Field(() => End, { nullable: true, description: "Null only for a round's first tile." })
+  end!: End | null;
+}
+
+/** Carried by a Match object for its field resolvers; never exposed. */
+export interface MatchRef {
+  matchId: string;
+  viewerSeat: number | null;
+}
+
+@ObjectType({ description: 'A match, as the caller may see it: own hand only; the boneyard never.' })
+export class Match {
+  @Field(() => ID)
+  id!: string;
+  @Field(() => MatchStatus)
+  status!: MatchStatus;
+  @Field(() => Int, { description: 'Bumped by every change; pass it as expectedVersion to guard a move.' })
+  version!: number;
+  @Field(() => Rules)
+  rules!: Rules;
+  @Field(() => [Seat])
+  seats!: Seat[];
+  @Field(() => [Team])
+  teams!: Team[];
+  @Field(() => Int, { nullable: true, description: 'Seat to move; null unless IN_PROGRESS.' })
+  turn!: number | null;
+  @Field(() => Int, { nullable: true, description: "The caller's seat; null for non-players." })
+  mySeat!: number | null;
+  @Field(() => [Tile], { nullable: true, description: "The caller's hand; null for non-players." })
+  myHand!: Tile[] | null;
+  @Field(() => [LegalMove], { description: "The caller's legal plays; empty when it is not their turn." })
+  legalMoves!: LegalMove[];
+  @Field({ description: 'The caller may draw now.' })
+  canDraw!: boolean;
+  @Field(() => Round, { nullable: true, description: 'The round being played (or the last one); null before the start.' })
+  currentRound!: Round | null;
+  @Field(() => Team, { nullable: true, description: 'The winning side once FINISHED.' })
+  winner!: Team | null;
+  @Field({ description: 'When the match was created.' })
+  createdAt!: Date;
+
+  /** rounds are resolved on demand (Match.rounds field resolver). */
+  ref!: MatchRef;
+}
+
+@ObjectType({ description: 'Something that happened in a match, numbered match-wide.' })
+export class MatchEvent {
+  @Field(() => Int, { description: 'Event number: 1, 2, 3, … with no gaps (differs from Move.seq).' })
+  seq!: number;
+  @Field({
+    description:
+      'PLAYER_JOINED, PLAYER_LEFT, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED or RESIGNED.',
+  })
+  type!: string;
+  @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })
+  move!: Move | null;
+  @Field(() => Match, { description: 'The match right after this event, as the subscriber may see it.' })
+  match!: Match;
+}

@@ -1,0 +1,30 @@
+import { ApiError, type ApiErrorCode } from '../common/api-error.js';
+import type { Violation, ViolationCode } from '../domain/index.js';
+
+/** Every engine refusal has exactly one contract code; the switch is exhaustive by type. */
+export function codeOf(code: ViolationCode): ApiErrorCode {
+  switch (code) {
+    case 'NOT_YOUR_TURN':
+      return 'NOT_YOUR_TURN';
+    case 'INVALID_TILE':
+    case 'END_REQUIRED':
+      return 'BAD_USER_INPUT';
+    case 'NO_SUCH_END':
+    case 'TILE_NOT_HELD':
+    case 'TILE_DOES_NOT_MATCH':
+    case 'MUST_PLAY_DRAWN_TILE':
+    case 'MUST_LEAD_HIGHEST_DOUBLE':
+      return 'ILLEGAL_MOVE';
+    case 'MUST_PLAY':
+      return 'MUST_PLAY';
+    case 'BONEYARD_EMPTY':
+      return 'BONEYARD_EMPTY';
+    case 'ROUND_OVER':
+    case 'MATCH_OVER':
+      return 'MATCH_NOT_IN_PROGRESS';
+  }
+}
+
+export function violationError(v: Violation): ApiError {
+  return new ApiError(codeOf(v.code), v.message, { reason: v.code });
+}

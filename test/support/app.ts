@@ -1,0 +1,42 @@
+import { loadConfig } from '../../src/config/config.js';
+import { startServer, type RunningServer } from '../../src/bootstrap.js';
+import { createTestDatabase, dropTestDatabase } from '../setup/test-database.js';
+import { GqlClient } from './gql.js';
+
+export interface TestApp {
+  server: RunningServer;
+  url: string;
+  databaseUrl: string;
+  /** An anonymous client; `player(name)` registers one with a token. */
+  anon: GqlClient;
+  player(name?: string): Promise<GqlClient>;
+  close(): Promise<void>;
+}
+
+/** A real server on a free port over a fresh database copied from the migrated template. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const serverUrl = process.env.TEST_PG_SERVER_URL;
+  if (!serverUrl) throw new Error('TEST_PG_SERVER_URL is unset: run the e2e suites through jest (global setup)');
+  const databaseUrl = await createTestDatabase(serverUrl);
+  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'false' });
+  const server = await startServer(config, { logger: false });
+  const url = server.url;
+  let n = 0;
+  return {
+    server,
+    url,
+    databaseUrl,
+    anon: new GqlClient(url),
+    async player(name = `player${++n}`) {
+      const res = await new GqlClient(url).request<{ registerPlayer: { token: string; player: { id: string; name: string } } }>(
+        'mutation($name: String!) { registerPlayer(name: $name) { token player { id name } } }',
+        { name },
+      );
+      return new GqlClient(url, res.registerPlayer.token, res.registerPlayer.player);
+    },
+    async close() {
+      await server.close();
+      await dropTestDatabase(serverUrl, databaseUrl);
+    },
+  };
+}
