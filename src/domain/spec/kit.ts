@@ -2,13 +2,13 @@
  * Test kit for the domain specs (plain functions, no test-framework imports): fixed positions,
  * short tile notation, a brute-force legal-move oracle and a seeded random driver.
  */
-import { buildBoard } from '../board.js';
+import { buildBoard, countOf } from '../board.js';
 import { apply, newMatch } from '../match.js';
 import { canDraw, legalMoves } from '../legal.js';
 import { makeRng, randInt } from '../rng.js';
 import { resolveRules } from '../rules.js';
 import { ALL_TILES, compareTiles, normalizeTile } from '../tiles.js';
-import type { Action, DomainEvent, End, LegalMove, MatchConfig, MatchState, Rules, Tile } from '../types.js';
+import type { Action, DomainEvent, End, LegalMove, MatchConfig, MatchState, MoveRecord, Rules, Tile } from '../types.js';
 
 /** '6-4' → the canonical 6-4 tile (either order). */
 export function t(s: string): Tile {
@@ -38,9 +38,19 @@ export function position(p: Position): MatchState {
   const partnerships = p.partnerships ?? false;
   const rules = resolveRules({ targetScore: 250, ...p.rules });
   const base = newMatch({ seats, partnerships, rules, seed: 7 }).state;
-  const board = buildBoard((p.plays ?? []).map(([tile, end]) => ({ tile: t(tile), end })), rules.spinner);
+  const plays = (p.plays ?? []).map(([tile, end]) => ({ tile: t(tile), end }));
+  const board = buildBoard(plays, rules.spinner);
+  // The layout's plays also go in the move log (seats in turn order before `turn`), as in a real
+  // round: views and bots rebuild the layout from it.
+  const turn = p.turn ?? 0;
+  const moves: MoveRecord[] = plays.map((play, i) => {
+    const count = countOf(buildBoard(plays.slice(0, i + 1), rules.spinner), rules);
+    const seat = (((turn - plays.length + i) % seats) + seats) % seats;
+    return { seq: i + 1, round: 1, seat, type: 'PLAY', tile: play.tile, end: play.end, points: 0, count };
+  });
   return {
     ...base,
+    lastSeq: moves.length,
     scores: p.scores ?? base.scores,
     round: {
       ...base.round,
@@ -50,6 +60,7 @@ export function position(p: Position): MatchState {
       turn: p.turn ?? 0,
       starter: p.turn ?? 0,
       mustPlay: p.mustPlay ? t(p.mustPlay) : null,
+      moves,
     },
   };
 }

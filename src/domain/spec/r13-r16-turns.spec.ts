@@ -36,7 +36,7 @@ describe('R15 drawing', () => {
     const s = position({ hands: [['6-6', '2-1'], ['0-0']], plays: [['3-5', null]], boneyard: ['5-4', '0-1'] });
     expect(canDraw(s, 0)).toBe(true);
     const r = ok(s, { type: 'DRAW', seat: 0 });
-    expect(r.events).toEqual([{ type: 'TILE_DRAWN', move: { seq: 1, round: 1, seat: 0, type: 'DRAW', tile: t('5-4'), end: null, points: 0, count: null } }]);
+    expect(r.events).toEqual([{ type: 'TILE_DRAWN', move: { seq: 2, round: 1, seat: 0, type: 'DRAW', tile: t('5-4'), end: null, points: 0, count: null } }]);
     expect(r.state.round.mustPlay).toEqual(t('5-4'));
     expect(legalMoves(r.state, 0)).toEqual([{ tile: t('5-4'), end: 'LEFT' }]);
     expect(canDraw(r.state, 0)).toBe(false);
@@ -68,7 +68,7 @@ describe('R16 pass', () => {
     const s = position({ seats: 3, hands: [['5-0', '6-6'], ['4-4'], ['0-2', '3-3']], plays: [['5-5', null]] });
     const r = play(s, '5-0', 'LEFT');
     expect(r.events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'TURN_PASSED']);
-    expect(r.events[1]).toMatchObject({ move: { seq: 2, seat: 1, type: 'PASS', tile: null, end: null, points: 0, count: null } });
+    expect(r.events[1]).toMatchObject({ move: { seq: 3, seat: 1, type: 'PASS', tile: null, end: null, points: 0, count: null } });
     expect(r.state.round.turn).toBe(2);
     expect(r.state.round.passesInRow).toBe(1);
     // The play resets the count: three more passes (not two) are needed to block 3 seats.
