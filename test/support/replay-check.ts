@@ -1,0 +1,42 @@
+import { expect } from '@jest/globals';
+import { PrismaService } from '../../src/database/prisma.service.js';
+import { actionsFromMoves, apply, newMatch, type MatchState, type MoveRecord, type Rules } from '../../src/domain/index.js';
+import type { TestApp } from './app.js';
+
+/**
+ * Rebuilds a stored match from its seed and stored moves alone, with the rules engine, and checks
+ * that every finished round's stored snapshot, the live snapshot and the team scores agree.
+ */
+export async function expectReplayable(app: TestApp, matchId: string): Promise<void> {
+  const prisma = app.server.app.get(PrismaService);
+  const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId }, include: { rounds: { orderBy: { number: 'asc' } }, teams: { orderBy: { index: 'asc' } } } });
+  const rows = await prisma.move.findMany({ where: { matchId }, orderBy: { seq: 'asc' } });
+  const moves: MoveRecord[] = rows.map((r) => ({
+    seq: r.seq,
+    round: r.round,
+    seat: r.seat,
+    type: r.type,
+    tile: r.tileHigh === null ? null : { high: r.tileHigh, low: r.tileLow! },
+    end: (r.end as MoveRecord['end']) ?? null,
+    points: r.points,
+    count: r.count,
+  }));
+  expect(moves.map((x) => x.seq)).toEqual(moves.map((_, i) => i + 1)); // no gaps
+  let { state } = newMatch({ seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, seed: Number(m.seed) });
+  const finishedRounds = new Map<number, unknown>();
+  for (const action of actionsFromMoves(moves)) {
+    const res = apply(state, action);
+    if (!res.ok) throw new Error(`stored move refused on replay: ${res.violation.code}`);
+    for (const e of res.events) if (e.type === 'ROUND_ENDED') finishedRounds.set(e.round, e.finalRound);
+    state = res.state;
+  }
+  const stored = m.state as unknown as MatchState;
+  expect(state).toEqual(stored);
+  expect(state.lastSeq).toBe(moves.length);
+  for (const round of m.rounds.filter((r) => r.status === 'FINISHED')) {
+    expect(finishedRounds.get(round.number)).toEqual(round.snapshot);
+    expect(round.seed).toBe(BigInt((round.snapshot as { seed: number }).seed));
+  }
+  expect(m.teams.map((t) => t.score)).toEqual(state.scores);
+  expect(m.winnerTeam).toBe(state.winner);
+}
