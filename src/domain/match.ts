@@ -7,24 +7,15 @@
  */
 import { countOf, endValue, ENDS, isEnd, placeTile } from './board.js';
 import { refuse } from './errors.js';
-import { hasPlay, roundCanDraw } from './legal.js';
+import { draft, type Draft, matchState, record, withRound } from './draft.js';
+import { hasPlay } from './legal.js';
 import { roundSeed } from './rng.js';
 import { dealRound } from './round.js';
+import { autoPass, endRound } from './round-end.js';
 import { resolveRules, validateSetup } from './rules.js';
-import { blockedBonus, dominoBonus, playScore } from './scoring.js';
-import { indexInHand, insertSorted, isValidTile, normalizeTile, pipCount, sameTile } from './tiles.js';
-import type {
-  Action,
-  ApplyResult,
-  DomainEvent,
-  End,
-  MatchConfig,
-  MatchState,
-  MoveRecord,
-  RoundEndKind,
-  RoundState,
-  Tile,
-} from './types.js';
+import { playScore } from './scoring.js';
+import { indexInHand, insertSorted, isValidTile, normalizeTile, sameTile } from './tiles.js';
+import type { Action, ApplyResult, DomainEvent, End, MatchConfig, MatchState, Tile } from './types.js';
 
 /** Team i = {i} for individual play; {0,2} and {1,3} for partnerships (R2). */
 export function teamsFor(seats: number, partnerships: boolean): number[][] {
@@ -56,84 +47,6 @@ export function newMatch(config: MatchConfig): { state: MatchState; events: Doma
     round,
   };
   return { state, events: [{ type: 'ROUND_STARTED', round: 1, starter: round.starter }] };
-}
-
-/** The mutable scratchpad of one apply(): owned copies only. */
-interface Draft {
-  readonly base: MatchState;
-  round: RoundState;
-  readonly moves: MoveRecord[]; // owned copy of round.moves, appended to
-  scores: number[]; // owned copy once changed
-  lastSeq: number;
-  readonly events: DomainEvent[];
-  finalState: MatchState | null; // set when the match ends
-}
-
-function draft(state: MatchState): Draft {
-  return {
-    base: state,
-    round: state.round,
-    moves: state.round.moves.slice(),
-    scores: state.scores as number[],
-    lastSeq: state.lastSeq,
-    events: [],
-    finalState: null,
-  };
-}
-
-/**
- * A round with some fields replaced. Written out field by field rather than with object spread:
- * every RoundState then has one hidden class, which keeps apply() monomorphic and fast.
- */
-function withRound(
-  r: RoundState,
-  c: {
-    hands?: RoundState['hands'];
-    boneyard?: RoundState['boneyard'];
-    board?: RoundState['board'];
-    turn?: number;
-    mustPlay?: Tile | null;
-    passesInRow?: number;
-    status?: RoundState['status'];
-    result?: RoundState['result'];
-    moves?: RoundState['moves'];
-  },
-): RoundState {
-  return {
-    number: r.number,
-    seed: r.seed,
-    starter: r.starter,
-    hands: c.hands ?? r.hands,
-    boneyard: c.boneyard ?? r.boneyard,
-    board: c.board ?? r.board,
-    turn: c.turn ?? r.turn,
-    mustPlay: c.mustPlay !== undefined ? c.mustPlay : r.mustPlay,
-    passesInRow: c.passesInRow ?? r.passesInRow,
-    status: c.status ?? r.status,
-    result: c.result !== undefined ? c.result : r.result,
-    moves: c.moves ?? r.moves,
-  };
-}
-
-function matchState(base: MatchState, d: Draft, finished: { winner: number; winningSeat: number | null } | null): MatchState {
-  return {
-    config: base.config,
-    teamOfSeat: base.teamOfSeat,
-    teams: base.teams,
-    scores: d.scores,
-    status: finished === null ? base.status : 'FINISHED',
-    winner: finished === null ? base.winner : finished.winner,
-    winningSeat: finished === null ? base.winningSeat : finished.winningSeat,
-    lastSeq: d.lastSeq,
-    round: d.round,
-  };
-}
-
-function record(d: Draft, seat: number, type: MoveRecord['type'], tile: Tile | null, end: End | null, points: number, count: number | null): MoveRecord {
-  d.lastSeq += 1;
-  const move: MoveRecord = { seq: d.lastSeq, round: d.round.number, seat, type, tile, end, points, count };
-  d.moves.push(move);
-  return move;
 }
 
 export function apply(state: MatchState, action: Action): ApplyResult {
@@ -253,94 +166,3 @@ function done(d: Draft): ApplyResult {
   return { ok: true, state: d.finalState ?? matchState(d.base, d, null), events: d.events };
 }
 
-/** R16: while the seat to move can neither play nor draw, it passes; N passes in a row block (R17b). */
-function autoPass(d: Draft): Draft {
-  const rules = d.base.config.rules;
-  const n = d.round.hands.length;
-  for (;;) {
-    const r = d.round;
-    const seat = r.turn;
-    if (hasPlay(r, seat) || roundCanDraw(r, seat, rules)) return d;
-    const move = record(d, seat, 'PASS', null, null, 0, null);
-    d.events.push({ type: 'TURN_PASSED', move });
-    const passes = r.passesInRow + 1;
-    if (passes >= n) {
-      d.round = withRound(r, { passesInRow: passes });
-      return endRound(d, 'BLOCKED', null);
-    }
-    d.round = withRound(r, { passesInRow: passes, turn: (seat + 1) % n });
-  }
-}
-
-/** The team member with the fewest pips (lowest seat on a tie): who "made" a block bonus. */
-function lowestSeatOfTeam(hands: readonly (readonly Tile[])[], seats: readonly number[]): number {
-  let best = seats[0];
-  for (const s of seats) if (pipCount(hands[s]) < pipCount(hands[best])) best = s;
-  return best;
-}
-
-/**
- * Ends the round: bonus, result, ROUND_ENDED; then either the match ends or the next round is
- * dealt in the same apply (ROUND_STARTED). `seat` is the domino seat (DOMINO) or the seat whose
- * play reached the target (MATCH_WON).
- */
-function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Draft {
-  const base = d.base;
-  const { rules, seats } = base.config;
-  const r = d.round;
-  const teamCount = base.teams.length;
-  let awarded: number[];
-  if (kind === 'DOMINO') awarded = dominoBonus(r.hands, base.teamOfSeat, teamCount, seat as number, rules.dominoRounding);
-  else if (kind === 'BLOCKED') awarded = blockedBonus(r.hands, base.teams, rules.blockedBonus);
-  else awarded = new Array<number>(teamCount).fill(0);
-  if (awarded.some((a) => a > 0)) d.scores = d.scores.map((s, t) => s + awarded[t]);
-  const result = { end: kind, awarded, hands: r.hands, dominoSeat: kind === 'DOMINO' ? seat : null };
-  const finalRound = withRound(r, { status: 'FINISHED', result, moves: d.moves });
-  d.round = finalRound;
-  d.events.push({ type: 'ROUND_ENDED', round: r.number, result, scores: d.scores, finalRound });
-
-  let winner: number | null = null;
-  let winningSeat: number | null = null;
-  if (kind === 'MATCH_WON') {
-    winner = base.teamOfSeat[seat as number];
-    winningSeat = seat;
-  } else {
-    // R22 at a round's end: the highest score at or above the target wins; a tie for highest
-    // plays another round. Without playOut only the side that just scored can be there.
-    const top = Math.max(...d.scores);
-    const leaders = d.scores.flatMap((s, t) => (s === top ? [t] : []));
-    if (top >= rules.targetScore && leaders.length === 1) {
-      winner = leaders[0];
-      winningSeat = winningSeatOf(d, winner, awarded, kind, seat);
-    }
-  }
-  if (winner !== null) {
-    d.finalState = matchState(base, d, { winner, winningSeat });
-    d.events.push({ type: 'MATCH_FINISHED', winner, scores: d.scores });
-    return d;
-  }
-  // R23: the domino seat leads; after a block the leader is chosen again by lot (R5).
-  const next = r.number + 1;
-  const leader = kind === 'DOMINO' ? (seat as number) : null;
-  d.round = dealRound(next, roundSeed(base.config.seed, next), seats, rules, leader);
-  d.events.push({ type: 'ROUND_STARTED', round: next, starter: d.round.starter });
-  return d;
-}
-
-/**
- * R24 [engine]: the seat that made the winning score. The round-end bonus if the winner got one
- * (the domino seat, or for a block the team member with the fewest pips); otherwise the last seat
- * of the winning team that scored with a play this round; else the team's first seat.
- */
-function winningSeatOf(d: Draft, winner: number, awarded: readonly number[], kind: RoundEndKind, seat: number | null): number {
-  const base = d.base;
-  if (awarded[winner] > 0) {
-    if (kind === 'DOMINO' && seat !== null) return seat;
-    return lowestSeatOfTeam(d.round.hands, base.teams[winner]);
-  }
-  for (let i = d.moves.length - 1; i >= 0; i--) {
-    const m = d.moves[i];
-    if (m.points > 0 && base.teamOfSeat[m.seat] === winner) return m.seat;
-  }
-  return base.teams[winner][0];
-}

@@ -1,5 +1,5 @@
 /**
- * Seeded randomness. The engine never calls Math.random: every shuffle comes from a uint32 seed
+ * Seeded randomness. The engine has no ambient randomness or clock: every shuffle comes from a uint32 seed
  * through pure-rand's xoroshiro128+, so a round replays exactly from its seed.
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
