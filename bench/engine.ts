@@ -77,15 +77,31 @@ function deals(seats: number, ms: number): { deals: number; elapsed: number } {
 }
 
 const MS = Number(process.env.BENCH_MS ?? 2000);
+const SLICES = 20;
 
 // Warm up every path so the JIT has settled before measuring.
 playRounds(4, true, 300, 1);
 playRounds(2, false, 300, 2);
 deals(4, 300);
 
-const four = playRounds(4, true, MS, 11);
-const two = playRounds(2, false, MS, 12);
-const dealt = deals(4, MS);
+// The three measurements run interleaved in short slices (each ~MS in total), so a machine whose
+// load changes during the run slows all of them alike and the ratios stay meaningful.
+const four = { rounds: 0, moves: 0, elapsed: 0 };
+const two = { rounds: 0, moves: 0, elapsed: 0 };
+const dealt = { deals: 0, elapsed: 0 };
+for (let i = 0; i < SLICES; i++) {
+  const a = playRounds(4, true, MS / SLICES, 11 + i);
+  const b = playRounds(2, false, MS / SLICES, 101 + i);
+  const c = deals(4, MS / SLICES);
+  four.rounds += a.rounds;
+  four.moves += a.moves;
+  four.elapsed += a.elapsed;
+  two.rounds += b.rounds;
+  two.moves += b.moves;
+  two.elapsed += b.elapsed;
+  dealt.deals += c.deals;
+  dealt.elapsed += c.elapsed;
+}
 
 const perSec = (n: number, ms: number): number => (n * 1000) / ms;
 const round4 = perSec(four.rounds, four.elapsed);

@@ -2,14 +2,21 @@
  * What the seat to move may do: legal plays (R8, R11, R14, R15, R6) and whether it may draw.
  * Written allocation-light: the auto-pass loop and the bench call these on every move.
  */
-import { ENDS, endValue } from './board.js';
-import type { End, LegalMove, MatchState, RoundState, Rules, Tile } from './types.js';
+import { endValue } from './board.js';
+import type { LegalMove, MatchState, RoundState, Rules, Tile } from './types.js';
 
 function fitsAny(t: Tile, l: number, r: number, u: number, d: number): boolean {
   return (
     t.high === l || t.low === l || t.high === r || t.low === r ||
     (u >= 0 && (t.high === u || t.low === u)) || (d >= 0 && (t.high === d || t.low === d))
   );
+}
+
+function pushPlacements(out: LegalMove[], tile: Tile, l: number, r: number, u: number, d: number): void {
+  if (tile.high === l || tile.low === l) out.push({ tile, end: 'LEFT' });
+  if (tile.high === r || tile.low === r) out.push({ tile, end: 'RIGHT' });
+  if (u >= 0 && (tile.high === u || tile.low === u)) out.push({ tile, end: 'UP' });
+  if (d >= 0 && (tile.high === d || tile.low === d)) out.push({ tile, end: 'DOWN' });
 }
 
 /** True when `seat` holds a tile it could play now (ignores whose turn it is). */
@@ -26,16 +33,6 @@ export function hasPlay(round: RoundState, seat: number): boolean {
   return false;
 }
 
-/** The ends `tile` fits on this non-empty layout, in the order LEFT, RIGHT, UP, DOWN. */
-export function endsFor(round: RoundState, tile: Tile): End[] {
-  const out: End[] = [];
-  for (const end of ENDS) {
-    const v = endValue(round.board, end);
-    if (v >= 0 && (tile.high === v || tile.low === v)) out.push(end);
-  }
-  return out;
-}
-
 /** Legal moves of `seat` in a live round: by hand order (ALL_TILES order), then LEFT, RIGHT, UP, DOWN. */
 export function roundLegalMoves(round: RoundState, seat: number): LegalMove[] {
   if (round.status !== 'IN_PROGRESS' || round.turn !== seat) return [];
@@ -45,19 +42,17 @@ export function roundLegalMoves(round: RoundState, seat: number): LegalMove[] {
     for (const tile of round.hands[seat]) out.push({ tile, end: null });
     return out;
   }
-  const values = [
-    endValue(round.board, 'LEFT'),
-    endValue(round.board, 'RIGHT'),
-    endValue(round.board, 'UP'),
-    endValue(round.board, 'DOWN'),
-  ];
-  const tiles = round.mustPlay !== null ? [round.mustPlay] : round.hands[seat];
-  for (const tile of tiles) {
-    for (let e = 0; e < 4; e++) {
-      const v = values[e];
-      if (v >= 0 && (tile.high === v || tile.low === v)) out.push({ tile, end: ENDS[e] });
-    }
+  const board = round.board;
+  const l = endValue(board, 'LEFT');
+  const r = endValue(board, 'RIGHT');
+  const u = endValue(board, 'UP');
+  const d = endValue(board, 'DOWN');
+  if (round.mustPlay !== null) {
+    pushPlacements(out, round.mustPlay, l, r, u, d);
+    return out;
   }
+  const hand = round.hands[seat];
+  for (let i = 0; i < hand.length; i++) pushPlacements(out, hand[i], l, r, u, d);
   return out;
 }
 

@@ -5,7 +5,7 @@
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
-import { ALL_TILES } from './tiles.js';
+import { FRESH_SET } from './tiles.js';
 import type { Tile } from './types.js';
 
 export type Rng = RandomGenerator;
@@ -40,11 +40,23 @@ export function randInt(rng: Rng, from: number, to: number): number {
   return uniformInt(rng, from, to);
 }
 
+/**
+ * Uniform integer in [0, n) for small n, by rejection sampling on one 32-bit output: unbiased
+ * like pure-rand's uniformInt, without its general (64-bit range) machinery. The shuffle is the
+ * hottest path of a deal.
+ */
+function below(rng: Rng, n: number): number {
+  const limit = Math.floor(0x100000000 / n) * n;
+  let v = rng.next() >>> 0;
+  while (v >= limit) v = rng.next() >>> 0;
+  return v % n;
+}
+
 /** A uniformly shuffled copy of the 28 tiles (Fisher–Yates). */
 export function shuffledSet(rng: Rng): Tile[] {
-  const deck = ALL_TILES.slice();
+  const deck = FRESH_SET.slice();
   for (let i = deck.length - 1; i > 0; i--) {
-    const j = uniformInt(rng, 0, i);
+    const j = below(rng, i + 1);
     const t = deck[i];
     deck[i] = deck[j];
     deck[j] = t;
@@ -54,10 +66,10 @@ export function shuffledSet(rng: Rng): Tile[] {
 
 /** The first `n` tiles of a fresh shuffle: a partial Fisher–Yates, enough for one draw per seat. */
 export function drawDistinct(rng: Rng, n: number): Tile[] {
-  const deck = ALL_TILES.slice();
+  const deck = FRESH_SET.slice();
   const out: Tile[] = [];
   for (let i = 0; i < n; i++) {
-    const j = uniformInt(rng, i, deck.length - 1);
+    const j = i + below(rng, deck.length - i);
     const t = deck[i];
     deck[i] = deck[j];
     deck[j] = t;

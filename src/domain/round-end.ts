@@ -50,7 +50,9 @@ export function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Dra
   if (kind === 'DOMINO') awarded = dominoBonus(r.hands, base.teamOfSeat, teamCount, seat as number, rules.dominoRounding);
   else if (kind === 'BLOCKED') awarded = blockedBonus(r.hands, base.teams, rules.blockedBonus);
   else awarded = new Array<number>(teamCount).fill(0);
-  if (awarded.some((a) => a > 0)) d.scores = d.scores.map((s, t) => s + awarded[t]);
+  let gained = false;
+  for (let t = 0; t < teamCount; t++) if (awarded[t] > 0) gained = true;
+  if (gained) d.scores = d.scores.map((s, t) => s + awarded[t]);
   const result = { end: kind, awarded, hands: r.hands, dominoSeat: kind === 'DOMINO' ? seat : null };
   const finalRound = withRound(r, { status: 'FINISHED', result, moves: d.moves });
   d.round = finalRound;
@@ -64,10 +66,18 @@ export function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Dra
   } else {
     // R22 at a round's end: the highest score at or above the target wins; a tie for highest
     // plays another round. Without playOut only the side that just scored can be there.
-    const top = Math.max(...d.scores);
-    const leaders = d.scores.flatMap((s, t) => (s === top ? [t] : []));
-    if (top >= rules.targetScore && leaders.length === 1) {
-      winner = leaders[0];
+    let top = -1;
+    let leader = -1;
+    let tied = false;
+    for (let t = 0; t < d.scores.length; t++) {
+      if (d.scores[t] > top) {
+        top = d.scores[t];
+        leader = t;
+        tied = false;
+      } else if (d.scores[t] === top) tied = true;
+    }
+    if (top >= rules.targetScore && !tied) {
+      winner = leader;
       winningSeat = winningSeatOf(d, winner, awarded, kind, seat);
     }
   }

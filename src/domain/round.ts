@@ -6,7 +6,7 @@
  */
 import { EMPTY_BOARD } from './board.js';
 import { drawDistinct, lotSeed, makeRng, randInt, shuffledSet } from './rng.js';
-import { ALL_TILES, pipCount, tileIndex } from './tiles.js';
+import { FRESH_SET, pipCount, tileIndex } from './tiles.js';
 import type { Rules, RoundState, Tile } from './types.js';
 
 /** R5 ranking of a drawn tile: any double beats any non-double, then higher double / higher total;
@@ -62,7 +62,7 @@ function sortedHand(deck: readonly Tile[], from: number, to: number): Tile[] {
   let set = 0;
   for (let i = from; i < to; i++) set |= 1 << tileIndex(deck[i]);
   const hand: Tile[] = [];
-  for (let i = 0; set !== 0; i++, set >>>= 1) if (set & 1) hand.push(ALL_TILES[i]);
+  for (let i = 0; set !== 0; i++, set >>>= 1) if (set & 1) hand.push(FRESH_SET[i]);
   return hand;
 }
 
