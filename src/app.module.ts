@@ -14,6 +14,8 @@ import { HistoryModule } from './history/history.module.js';
 import { MatchesModule } from './matches/matches.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
+import { RealtimeModule } from './realtime/realtime.module.js';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({})
 export class AppModule {
@@ -36,6 +38,8 @@ export class AppModule {
         PlayersModule,
         MatchesModule,
         HistoryModule,
+        RealtimeModule,
+        SubscriptionsModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule],

@@ -46,6 +46,13 @@ export interface StoredEvent extends NewEvent {
   seq: number;
 }
 
+/** A stored event as subscribers read it back. */
+export interface EventWithMove {
+  seq: number;
+  type: string;
+  move: MoveRecord | null;
+}
+
 /** Everything one accepted command writes, applied atomically with a version compare-and-set. */
 export interface Commit {
   matchId: string;

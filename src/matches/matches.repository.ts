@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import type { MatchState, Rules, RoundResult, RoundState } from '../domain/index.js';
+import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { VersionConflict, type Commit, type CommitResult, type FinishedRoundRecord, type MatchRecord, type StoredEvent } from './match-record.js';
+import { VersionConflict, type Commit, type CommitResult, type EventWithMove, type FinishedRoundRecord, type MatchRecord, type StoredEvent } from './match-record.js';
 
 export const matchInclude = { seats: { orderBy: { index: 'asc' }, include: { player: { select: { name: true } } } } } as const;
 export type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof matchInclude }>;
@@ -165,12 +165,34 @@ export class MatchesRepository {
     return rows.map((r) => ({ number: r.number, snapshot: r.snapshot as unknown as RoundState, result: r.result as unknown as RoundResult }));
   }
 
-  async events(matchId: string, afterSeq: number): Promise<StoredEvent[]> {
-    return this.prisma.matchEvent.findMany({
-      where: { matchId, seq: { gt: afterSeq } },
-      orderBy: { seq: 'asc' },
-      select: { seq: true, type: true, moveSeq: true },
-    });
+  /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */
+  async eventsAfter(matchId: string, afterSeq: number, limit = 500): Promise<EventWithMove[]> {
+    const rows = await this.prisma.$queryRaw<
+      { seq: number; type: string; moveSeq: number | null; round: number | null; seat: number | null; moveType: MoveRecord['type'] | null; tileHigh: number | null; tileLow: number | null; end: string | null; points: number | null; count: number | null }[]
+    >`
+      SELECT e.seq, e.type, m.seq AS "moveSeq", m.round, m.seat, m.type::text AS "moveType", m."tileHigh", m."tileLow", m."end", m.points, m.count
+      FROM "MatchEvent" e
+      LEFT JOIN "Move" m ON m."matchId" = e."matchId" AND m.seq = e."moveSeq"
+      WHERE e."matchId" = ${matchId}::uuid AND e.seq > ${afterSeq}
+      ORDER BY e.seq
+      LIMIT ${limit}`;
+    return rows.map((r) => ({
+      seq: r.seq,
+      type: r.type,
+      move:
+        r.moveSeq === null
+          ? null
+          : {
+              seq: r.moveSeq,
+              round: r.round!,
+              seat: r.seat!,
+              type: r.moveType!,
+              tile: r.tileHigh === null ? null : { high: r.tileHigh, low: r.tileLow! },
+              end: r.end as MoveRecord['end'],
+              points: r.points!,
+              count: r.count,
+            },
+    }));
   }
 
   /** Every match id a player sits in, with its status: for "my turns" and listings. */

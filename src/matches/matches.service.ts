@@ -239,8 +239,8 @@ export class MatchesService {
             return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
           }),
         };
-        if (decision.commit.seatChanges?.some((c) => c.playerId)) return this.afterCommitted(matchId, events, version, await this.load(matchId));
-        return this.afterCommitted(matchId, events, version, after);
+        const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId) : after;
+        return this.afterCommitted(record, final, events);
       } catch (e) {
         if (!(e instanceof VersionConflict)) throw e;
         if (attempt >= MAX_ATTEMPTS) throw new ApiError('STALE_VERSION', 'the match kept changing while this command ran; read it and retry');
@@ -248,9 +248,18 @@ export class MatchesService {
     }
   }
 
-  private async afterCommitted(matchId: string, events: StoredEvent[], version: number, after: MatchRecord): Promise<MatchRecord> {
-    await this.notifier.committed(matchId, events, version).catch((e: unknown) => this.logger.error(e));
-    if (after.status === 'IN_PROGRESS') this.afterCommit(matchId);
+  private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[]): Promise<MatchRecord> {
+    await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after)).catch((e: unknown) => this.logger.error(e));
+    if (after.status === 'IN_PROGRESS') this.afterCommit(after.id);
     return after;
   }
+}
+
+/** The human whose turn a commit has just begun (a new mover, a new round or the start), if any. */
+function turnHandedTo(before: MatchRecord, after: MatchRecord): string | null {
+  const next = after.state;
+  if (after.status !== 'IN_PROGRESS' || !next) return null;
+  const prev = before.status === 'IN_PROGRESS' ? before.state : null;
+  const began = !prev || prev.round.turn !== next.round.turn || prev.round.number !== next.round.number;
+  return began ? (after.seats[next.round.turn]?.playerId ?? null) : null;
 }

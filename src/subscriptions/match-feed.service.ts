@@ -1,0 +1,137 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
+import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
+import { MatchesRepository } from '../matches/matches.repository.js';
+import { assertMatchId } from '../matches/matches.service.js';
+import type { Match, MatchEvent } from '../matches/models/match.model.js';
+import type { Player } from '../players/models/player.model.js';
+import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
+import { PushIterator } from './push-iterator.js';
+
+type Listener = (signal: MatchSignal) => void;
+
+/**
+ * Per-process fan-out of match signals to subscriptions. A subscriber never trusts the signal's
+ * content for ordering: it reads every stored event after the last seq it delivered, so a
+ * reconnect with `afterSeq`, a missed signal or a second instance all give the same gap-free,
+ * duplicate-free sequence. Reads triggered by one signal are shared by every subscriber of the
+ * match in this process.
+ */
+@Injectable()
+export class MatchFeedService {
+  private readonly logger = new Logger(MatchFeedService.name);
+  private readonly byMatch = new Map<string, Set<Listener>>();
+  private readonly byPlayer = new Map<string, Set<Listener>>();
+  private readonly reads = new Map<string, Promise<unknown>>();
+
+  constructor(
+    @Inject(EVENT_BUS) bus: EventBus,
+    private readonly repo: MatchesRepository,
+  ) {
+    bus.onSignal((signal) => {
+      this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
+      if (signal.turnPlayerId) this.byPlayer.get(signal.turnPlayerId)?.forEach((l) => l(signal));
+    });
+  }
+
+  /** Every stored event after `afterSeq` (none when null: live only), then live ones. */
+  async matchEvents(matchId: string, afterSeq: number | null, viewer: Player | null): Promise<AsyncIterableIterator<{ matchEvents: MatchEvent }>> {
+    assertMatchId(matchId);
+    if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0)) throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
+    const record = await this.repo.find(matchId);
+    if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
+    let delivered = afterSeq ?? record.lastEventSeq;
+    let pulling = false;
+    let again = false;
+    const out = new PushIterator<{ matchEvents: MatchEvent }>(() => this.remove(this.byMatch, matchId, listener));
+    // Pull everything after `delivered`; signals arriving mid-pull trigger one more pull.
+    const pull = async (): Promise<void> => {
+      if (pulling) {
+        again = true;
+        return;
+      }
+      pulling = true;
+      try {
+        do {
+          again = false;
+          for (;;) {
+            const events = await this.shared(`e:${matchId}:${delivered}`, () => this.repo.eventsAfter(matchId, delivered));
+            if (events.length === 0) break;
+            const latest = await this.shared(`m:${matchId}:${events.at(-1)!.seq}`, () => this.repo.find(matchId));
+            for (const e of events) out.push({ matchEvents: this.eventModel(e, latest!, viewer) });
+            delivered = events.at(-1)!.seq;
+          }
+        } while (again);
+      } catch (e) {
+        this.logger.error(e);
+        out.fail(e);
+      } finally {
+        pulling = false;
+      }
+    };
+    const listener: Listener = (s) => {
+      if (s.lastSeq > delivered) void pull();
+    };
+    this.add(this.byMatch, matchId, listener);
+    void pull();
+    return out;
+  }
+
+  /** The caller's matches, each time it becomes the caller's turn in one of them. */
+  myTurns(player: Player): AsyncIterableIterator<{ myTurns: Match }> {
+    const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener));
+    const listener: Listener = (s) => {
+      this.shared(`m:${s.matchId}:v${s.version}`, () => this.repo.find(s.matchId))
+        .then((record) => {
+          // Only if it is still the caller's turn when read (a fast opponent may be ahead).
+          if (record && record.version >= s.version && record.state && seatOf(record, player.id) === record.state.round.turn) {
+            out.push({ myTurns: matchModel(record, player) });
+          }
+        })
+        .catch((e: unknown) => this.logger.error(e));
+    };
+    this.add(this.byPlayer, player.id, listener);
+    return out;
+  }
+
+  /** Subscriptions open in this process (for the benchmark and health output). */
+  get openFeeds(): number {
+    let n = 0;
+    for (const s of this.byMatch.values()) n += s.size;
+    for (const s of this.byPlayer.values()) n += s.size;
+    return n;
+  }
+
+  private eventModel(e: EventWithMove, latest: MatchRecord, viewer: Player | null): MatchEvent {
+    const seat = seatOf(latest, viewer?.id ?? null);
+    // Another seat's draw never shows its tile, in the live feed or in a catch-up.
+    const hidden = e.move && e.move.type === 'DRAW' && e.move.seat !== seat;
+    return {
+      seq: e.seq,
+      type: e.type,
+      move: e.move ? { ...moveModel(e.move), tile: hidden ? null : moveModel(e.move).tile } : null,
+      match: matchModel(latest, viewer),
+    };
+  }
+
+  private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
+    const inflight = this.reads.get(key) as Promise<T> | undefined;
+    if (inflight) return inflight;
+    const p = read().finally(() => this.reads.delete(key));
+    this.reads.set(key, p);
+    return p;
+  }
+
+  private add(map: Map<string, Set<Listener>>, key: string, l: Listener): void {
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    set.add(l);
+  }
+
+  private remove(map: Map<string, Set<Listener>>, key: string, l: Listener): void {
+    const set = map.get(key);
+    set?.delete(l);
+    if (set?.size === 0) map.delete(key);
+  }
+}

@@ -1,0 +1,33 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Int, Resolver, Subscription } from '@nestjs/graphql';
+import { Match, MatchEvent } from '../matches/models/match.model.js';
+import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import type { Player } from '../players/models/player.model.js';
+import { MatchFeedService } from './match-feed.service.js';
+
+@Resolver()
+export class SubscriptionsResolver {
+  constructor(private readonly feeds: MatchFeedService) {}
+
+  @Subscription(() => MatchEvent, {
+    description:
+      "A match's events: first every stored event after afterSeq (omit it for live events only), then live ones; seq rises by exactly 1. Each event's match is the match as of the latest stored event, as the subscriber may see it.",
+    resolve: (payload: { matchEvents: MatchEvent }) => payload.matchEvents,
+  })
+  matchEvents(
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('afterSeq', { type: () => Int, nullable: true, description: 'The last event seq the client saw.' }) afterSeq: number | null | undefined,
+    @CurrentPlayer() player: Player | null,
+  ) {
+    return this.feeds.matchEvents(matchId, afterSeq ?? null, player);
+  }
+
+  @Subscription(() => Match, {
+    description: "Pushes a match of the caller's each time it becomes the caller's turn there (after any move, at a round's start, at the match start).",
+    resolve: (payload: { myTurns: Match }) => payload.myTurns,
+  })
+  @UseGuards(AuthGuard)
+  myTurns(@CurrentPlayer() player: Player) {
+    return this.feeds.myTurns(player);
+  }
+}
