@@ -66,7 +66,16 @@ export async function readMigrations(): Promise<MigrationList> {
 export async function withSchemaEngine<T>(connectionString: string, use: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   await loadWasm();
   const schema = await readSchema();
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
+  // The engine opens connections through this factory but never closes them: track and dispose
+  // them here, or the pool outlives the migration (and blocks CREATE DATABASE … TEMPLATE).
+  const factory = new PrismaPg({ connectionString });
+  const opened: { dispose(): Promise<void> }[] = [];
+  const tracking = Object.assign(Object.create(Object.getPrototypeOf(factory) as object) as PrismaPg, factory, {
+    connect: async () => track(await factory.connect()),
+    connectToShadowDb: async () => track(await factory.connectToShadowDb()),
+  });
+  const track = <A extends { dispose(): Promise<void> }>(a: A): A => (opened.push(a), a);
+  const adapter = bindMigrationAwareSqlAdapterFactory(tracking);
   const logs: string[] = [];
   const engine = await (bg as unknown as { SchemaEngine: typeof SchemaEngine }).SchemaEngine.new(
     { datamodels: [[schema.path, schema.content]] },
@@ -77,6 +86,7 @@ export async function withSchemaEngine<T>(connectionString: string, use: (engine
     return await use(engine);
   } finally {
     engine.free();
+    await Promise.all(opened.map((a) => a.dispose().catch(() => {})));
   }
 }
 

@@ -22,7 +22,7 @@ export function assertMatchId(id: string): void {
 }
 
 /** What a command decided, given a fresh read of the match. */
-type Decision = { commit: Commit } | { unchanged: true };
+type Decision = { commit: Commit } | { unchanged: true; reread?: boolean };
 
 /** Application service: one transaction per command (load, decide, persist), then notify. */
 @Injectable()
@@ -166,7 +166,7 @@ export class MatchesService {
     }
     const after = await this.run(input.matchId, async (r) => {
       // A retry of a command that already committed: answer it again, apply nothing.
-      if (clientMoveId && (await this.repo.hasClientMove(r.id, player.id, clientMoveId))) return { unchanged: true };
+      if (clientMoveId && (await this.repo.hasClientMove(r.id, player.id, clientMoveId))) return { unchanged: true, reread: true };
       // The order of checks: match over → seated → to move → legal (engine) → version current.
       if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
       const seat = seatOf(r, player.id);
@@ -224,7 +224,8 @@ export class MatchesService {
     for (let attempt = 1; ; attempt++) {
       const record = await this.load(matchId);
       const decision = await decide(record);
-      if ('unchanged' in decision) return record;
+      // A replayed command answers with the match as it is now, not as first read.
+      if ('unchanged' in decision) return decision.reread ? this.load(matchId) : record;
       try {
         const { version, events } = await this.repo.commit(decision.commit);
         const after: MatchRecord = {

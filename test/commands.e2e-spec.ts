@@ -1,0 +1,131 @@
+import { PrismaService } from '../src/database/prisma.service.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { viewOf } from './support/driver.js';
+import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
+import type { GqlClient } from './support/gql.js';
+
+const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { id version turn myHand { high low } } }';
+const DRAW = 'mutation($i: TurnInput!) { drawTile(input: $i) { id version } }';
+
+describe('commands: races, idempotency and typed errors', () => {
+  let app: TestApp;
+  let prisma: PrismaService;
+  beforeAll(async () => {
+    app = await startTestApp();
+    prisma = app.server.app.get(PrismaService);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function twoPlayer(rules: Record<string, unknown> = {}): Promise<{ id: string; a: GqlClient; b: GqlClient; bySeat: Map<number, GqlClient> }> {
+    const a = await app.player('a');
+    const b = await app.player('b');
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules } });
+    await b.request(M_JOIN, { id: createMatch.id });
+    return { id: createMatch.id, a, b, bySeat: new Map([[0, a], [1, b]]) };
+  }
+
+  const moveCount = (matchId: string) => prisma.move.count({ where: { matchId } });
+
+  it('20 parallel plays for one turn: exactly one succeeds, the rest are NOT_YOUR_TURN or STALE_VERSION', async () => {
+    const { id, bySeat } = await twoPlayer();
+    const pub = await viewOf(bySeat.get(0)!, id);
+    const mover = bySeat.get(pub.turn!)!;
+    const me = await viewOf(mover, id);
+    const before = await moveCount(id);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        mover.raw(PLAY, { i: { matchId: id, tile: me.legalMoves[i % me.legalMoves.length].tile, end: me.legalMoves[i % me.legalMoves.length].end, expectedVersion: i % 2 ? me.version : null } }),
+      ),
+    );
+    const ok = results.filter((r) => !r.body.errors);
+    const codes = results.filter((r) => r.body.errors).map((r) => r.body.errors![0].extensions?.code);
+    expect(ok).toHaveLength(1);
+    expect(codes).toHaveLength(19);
+    for (const c of codes) expect(['NOT_YOUR_TURN', 'STALE_VERSION']).toContain(c);
+    expect((await moveCount(id)) - before).toBeGreaterThanOrEqual(1);
+    // One command: one PLAY row (plus any automatic passes it caused).
+    expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
+  });
+
+  it('20 parallel retries sharing one clientMoveId: one move, 20 identical answers', async () => {
+    const { id, bySeat } = await twoPlayer();
+    const pub = await viewOf(bySeat.get(0)!, id);
+    const mover = bySeat.get(pub.turn!)!;
+    const me = await viewOf(mover, id);
+    const mv = me.legalMoves[0];
+    const results = await Promise.all(Array.from({ length: 20 }, () => mover.raw(PLAY, { i: { matchId: id, tile: mv.tile, end: mv.end, clientMoveId: 'retry-1' } })));
+    for (const r of results) expect(r.body.errors).toBeUndefined();
+    const answers = results.map((r) => JSON.stringify(r.body.data));
+    expect([...new Set(answers)]).toEqual([answers[0]]);
+    expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
+    // And a later retry still answers without applying anything.
+    const again = await mover.raw(PLAY, { i: { matchId: id, tile: mv.tile, end: mv.end, clientMoveId: 'retry-1' } });
+    expect(again.body.errors).toBeUndefined();
+    expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
+  });
+
+  it('gives every bad input its contract code and changes nothing', async () => {
+    const { id, a, b, bySeat } = await twoPlayer();
+    const outsider = await app.player('outsider');
+    const pub = await viewOf(a, id);
+    const mover = bySeat.get(pub.turn!)!;
+    const waiter = bySeat.get(1 - pub.turn!)!;
+    const me = await viewOf(mover, id);
+    const held = me.myHand![0];
+    const notHeld = (await viewOf(waiter, id)).myHand![0];
+    const snapshot = async () => JSON.stringify(await prisma.match.findUniqueOrThrow({ where: { id }, select: { version: true, state: true } }));
+    const before = await snapshot();
+    const cases: [string, GqlClient, string, Record<string, unknown>][] = [
+      ['UNAUTHENTICATED', app.anon, PLAY, { i: { matchId: id, tile: held } }],
+      ['BAD_USER_INPUT', mover, PLAY, { i: { matchId: 'not-an-id', tile: held } }],
+      ['NOT_FOUND', mover, PLAY, { i: { matchId: '00000000-0000-4000-8000-000000000000', tile: held } }],
+      ['BAD_USER_INPUT', mover, PLAY, { i: { matchId: id, tile: { high: 7, low: 1 } } }],
+      ['BAD_USER_INPUT', mover, PLAY, { i: { matchId: id, tile: { high: -1, low: 1 } } }],
+      ['ILLEGAL_MOVE', mover, PLAY, { i: { matchId: id, tile: notHeld } }],
+      ['ILLEGAL_MOVE', mover, PLAY, { i: { matchId: id, tile: held, end: 'UP' } }], // the lead takes no end
+      ['NOT_YOUR_TURN', waiter, PLAY, { i: { matchId: id, tile: notHeld } }],
+      ['FORBIDDEN', outsider, PLAY, { i: { matchId: id, tile: held } }],
+      ['STALE_VERSION', mover, PLAY, { i: { matchId: id, tile: held, expectedVersion: me.version - 1 } }],
+      ['MUST_PLAY', mover, DRAW, { i: { matchId: id } }], // the leader can always play
+      ['NOT_YOUR_TURN', waiter, DRAW, { i: { matchId: id } }],
+      ['MATCH_FULL', outsider, M_JOIN, { id }],
+      ['BAD_USER_INPUT', a, M_CREATE, { input: { seats: 5 } }],
+      ['BAD_USER_INPUT', a, M_CREATE, { input: { seats: 4, rules: { handSize: 10 } } }],
+      ['BAD_USER_INPUT', a, M_CREATE, { input: { seats: 3, partnerships: true } }],
+      ['BAD_USER_INPUT', a, M_CREATE, { input: { seats: 2, bots: 2 } }],
+      ['BAD_USER_INPUT', a, PLAY, { i: { matchId: id, tile: 'x' } }],
+    ];
+    for (const [code, client, query, vars] of cases) {
+      const res = await client.raw(query, vars);
+      expect({ vars, code: res.body.errors?.[0]?.extensions?.code }).toEqual({ vars, code });
+      expect(res.body.errors![0].message.length).toBeGreaterThan(5);
+    }
+    expect(await snapshot()).toBe(before);
+    void b;
+  });
+
+  it('refuses moves once the match is over with MATCH_NOT_IN_PROGRESS', async () => {
+    const { id, a, b } = await twoPlayer();
+    await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id });
+    const m = await viewOf(b, id);
+    expect(m.status).toBe('FINISHED');
+    expect(m.winner!.index).toBe(1);
+    expect(await b.errorCode(DRAW, { i: { matchId: id } })).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(await a.errorCode(PLAY, { i: { matchId: id, tile: { high: 0, low: 0 } } })).toBe('MATCH_NOT_IN_PROGRESS');
+  });
+
+  it('lets a player leave before the start, and abandons a match nobody sits in', async () => {
+    const a = await app.player('la');
+    const b = await app.player('lb');
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 3 } });
+    await b.request(M_JOIN, { id: createMatch.id });
+    const leave = 'mutation($id: ID!) { leaveMatch(matchId: $id) { status seats { player { id } } } }';
+    const afterB = await b.request<{ leaveMatch: { status: string; seats: { player: { id: string } | null }[] } }>(leave, { id: createMatch.id });
+    expect(afterB.leaveMatch.status).toBe('WAITING');
+    expect(afterB.leaveMatch.seats.filter((s) => s.player).length).toBe(1);
+    const afterA = await a.request<{ leaveMatch: { status: string } }>(leave, { id: createMatch.id });
+    expect(afterA.leaveMatch.status).toBe('ABANDONED');
+  });
+});
