@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { StatsWriter } from '../history/stats.writer.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
@@ -9,7 +10,7 @@ import { RoundsService } from './rounds.service.js';
 
 @Module({
   imports: [PlayersModule, RealtimeModule],
-  providers: [MatchesRepository, MatchesService, RoundsService, BotsService, MatchesResolver],
+  providers: [StatsWriter, MatchesRepository, MatchesService, RoundsService, BotsService, MatchesResolver],
   exports: [MatchesService, MatchesRepository, BotsService],
 })
 export class MatchesModule {}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
+import { StatsWriter } from '../history/stats.writer.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../generated/prisma/client.js';
 import { VersionConflict, type Commit, type CommitResult, type EventWithMove, type FinishedRoundRecord, type MatchRecord, type StoredEvent } from './match-record.js';
@@ -36,7 +37,10 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 /** The only place that talks to the database about matches. */
 @Injectable()
 export class MatchesRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly stats: StatsWriter,
+  ) {}
 
   async find(id: string): Promise<MatchRecord | null> {
     const m = await this.prisma.match.findUnique({ where: { id }, include: matchInclude });
@@ -121,6 +125,8 @@ export class MatchesRepository {
             data: c.roundsStarted.map((r) => ({ matchId: c.matchId, number: r.number, seed: BigInt(r.seed), starter: r.starter })),
           });
         }
+        // History index and player stats move with the commit, never apart from it.
+        await this.stats.apply(tx, c);
         return { version: c.expectedVersion + 1, events };
       });
     } catch (e) {

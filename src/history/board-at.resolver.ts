@@ -1,0 +1,24 @@
+import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import { ApiError } from '../common/api-error.js';
+import { Board, Round } from '../matches/models/round.model.js';
+import type { End } from '../matches/models/enums.js';
+import { boardAt, inferLayoutRules } from './board-at.js';
+
+/**
+ * Round.boardAt: replay from the round's own move list, which is already what this viewer may
+ * see (the live round hides only others' draws, which never change the layout).
+ */
+@Resolver(() => Round)
+export class BoardAtResolver {
+  @ResolveField(() => Board, { description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay." })
+  boardAt(@Parent() round: Round, @Args('seq', { type: () => Int, description: "Move.seq of one of this round's moves." }) seq: number): Board {
+    const rules = inferLayoutRules(round.moves, round.board.spinner);
+    const board = boardAt(round.moves, seq, rules);
+    if (!board) {
+      const seqs = round.moves.map((m) => m.seq);
+      const range = seqs.length ? `${seqs[0]}..${seqs[seqs.length - 1]}` : 'none yet';
+      throw new ApiError('BAD_USER_INPUT', `seq ${seq} is not a move of round ${round.number} (its moves: ${range})`);
+    }
+    return { ...board, openEnds: board.openEnds.map((e) => ({ end: e.end as End, pips: e.pips })) };
+  }
+}

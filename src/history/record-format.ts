@@ -1,0 +1,107 @@
+import { teamsFor, type RoundResult, type Rules, type Tile } from '../domain/index.js';
+
+/**
+ * The match-record format, version 1 (docs/match-record.md, docs/match-record.schema.json).
+ * Built only from public facts: no seed, no boneyard, no live hand. Pure, so the format is pinned
+ * by a unit spec and the e2e re-verifies it against the rules engine.
+ */
+export const RECORD_FORMAT = 'straight-dominoes/match-record';
+export const RECORD_VERSION = 1;
+
+export interface RecordMove {
+  seq: number;
+  seat: number;
+  type: 'PLAY' | 'DRAW' | 'PASS';
+  tile: Tile | null;
+  end: 'LEFT' | 'RIGHT' | 'UP' | 'DOWN' | null;
+  points: number;
+  count: number | null;
+}
+
+export interface RecordRound {
+  number: number;
+  starter: number;
+  status: 'FINISHED' | 'UNFINISHED';
+  moves: RecordMove[];
+  result: { end: RoundResult['end']; dominoSeat: number | null; awarded: number[]; hands: { seat: number; tiles: Tile[] }[] } | null;
+}
+
+export interface MatchRecordV1 {
+  format: typeof RECORD_FORMAT;
+  version: typeof RECORD_VERSION;
+  matchId: string;
+  createdAt: string;
+  finishedAt: string | null;
+  rules: Rules;
+  seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; player: { id: string; name: string } | null }[];
+  teams: { index: number; seats: number[] }[];
+  rounds: RecordRound[];
+  finalScores: number[];
+  winner: number;
+  ending: 'TARGET_REACHED' | 'RESIGNED';
+}
+
+/** What the repository reads for an export: stored rows, as plain data. */
+export interface RecordSource {
+  id: string;
+  createdAt: Date;
+  finishedAt: Date | null;
+  seatCount: number;
+  partnerships: boolean;
+  rules: Rules;
+  winnerTeam: number;
+  seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; playerId: string | null; playerName: string | null }[];
+  scores: number[];
+  rounds: { number: number; starter: number; status: 'IN_PROGRESS' | 'FINISHED'; result: RoundResult | null }[];
+  moves: (RecordMove & { round: number })[];
+}
+
+const RULE_KEYS = ['targetScore', 'handSize', 'spinner', 'spinnerEndsCount', 'voluntaryDraw', 'reserve', 'firstLeader', 'leadRule', 'dominoRounding', 'blockedBonus', 'playOut', 'scoring'] as const;
+
+const tile = (t: Tile): Tile => ({ high: t.high, low: t.low });
+
+export function buildMatchRecord(src: RecordSource): MatchRecordV1 {
+  const rules = Object.fromEntries(RULE_KEYS.map((k) => [k, src.rules[k]])) as unknown as Rules;
+  const rounds: RecordRound[] = src.rounds.map((r) => {
+    const finished = r.status === 'FINISHED' && r.result !== null;
+    const moves = src.moves
+      .filter((m) => m.round === r.number)
+      // A round cut short by a resignation never revealed its hands: its draws stay hidden.
+      .map((m) => ({ seq: m.seq, seat: m.seat, type: m.type, tile: m.tile && (finished || m.type === 'PLAY') ? tile(m.tile) : null, end: m.end, points: m.points, count: m.count }));
+    return {
+      number: r.number,
+      starter: r.starter,
+      status: finished ? 'FINISHED' : 'UNFINISHED',
+      moves,
+      result:
+        finished && r.result
+          ? {
+              end: r.result.end,
+              dominoSeat: r.result.dominoSeat,
+              awarded: [...r.result.awarded],
+              hands: r.result.hands.map((tiles, seat) => ({ seat, tiles: tiles.map(tile) })),
+            }
+          : null,
+    };
+  });
+  return {
+    format: RECORD_FORMAT,
+    version: RECORD_VERSION,
+    matchId: src.id,
+    createdAt: src.createdAt.toISOString(),
+    finishedAt: src.finishedAt?.toISOString() ?? null,
+    rules,
+    seats: src.seats.map((s) => ({
+      index: s.index,
+      team: s.team,
+      isBot: s.isBot,
+      botStrategy: s.isBot ? s.botStrategy : null,
+      player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
+    })),
+    teams: teamsFor(src.seatCount, src.partnerships).map((seats, index) => ({ index, seats: [...seats] })),
+    rounds,
+    finalScores: [...src.scores],
+    winner: src.winnerTeam,
+    ending: rounds.some((r) => r.status === 'UNFINISHED') ? 'RESIGNED' : 'TARGET_REACHED',
+  };
+}

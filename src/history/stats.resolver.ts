@@ -1,0 +1,23 @@
+import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Player } from '../players/models/player.model.js';
+import { LeaderboardConnection, PlayerStats } from './stats.models.js';
+import { StatsService } from './stats.service.js';
+
+/** Player.stats and the leaderboard: thin, the service does the rest. */
+@Resolver(() => Player)
+export class StatsResolver {
+  constructor(private readonly service: StatsService) {}
+
+  @ResolveField('stats', () => PlayerStats, { description: "The player's running totals (docs/history.md defines each)." })
+  statsOf(@Parent() player: Player): Promise<PlayerStats> {
+    return this.service.ofPlayer(player.id);
+  }
+
+  @Query(() => LeaderboardConnection, { description: 'Players by wins, best first (ties: fewer matches played, then player id).' })
+  leaderboard(
+    @Args('first', { type: () => Int, nullable: true, description: '1..100, default 20.' }) first?: number | null,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' }) after?: string | null,
+  ): Promise<LeaderboardConnection> {
+    return this.service.leaderboard({ first, after });
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { pageSize } from '../common/pagination.js';
+import type { LeaderboardConnection, PlayerStats } from './stats.models.js';
+import { StatsRepository, type LeaderKey, type StatsRow } from './stats.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function statsModel(r: Omit<StatsRow, 'playerId' | 'playerName'> | null): PlayerStats {
+  const s = r ?? { matchesPlayed: 0, matchesWon: 0, roundsPlayed: 0, pointsScored: 0, roundsWonByDomino: 0, roundsWonByBlock: 0, biggestPlay: 0 };
+  return {
+    ...s,
+    matchesLost: s.matchesPlayed - s.matchesWon,
+    winRate: s.matchesPlayed > 0 ? s.matchesWon / s.matchesPlayed : 0,
+    averagePointsPerRound: s.roundsPlayed > 0 ? s.pointsScored / s.roundsPlayed : 0,
+  };
+}
+
+function encodeKey(k: LeaderKey): string {
+  return Buffer.from(`${k.won}|${k.played}|${k.playerId}`).toString('base64url');
+}
+
+function decodeKey(cursor: string): LeaderKey {
+  const [won, played, playerId] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const k = { won: Number(won), played: Number(played), playerId: playerId ?? '' };
+  if (!Number.isInteger(k.won) || !Number.isInteger(k.played) || !UUID.test(k.playerId)) throw new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
+  return k;
+}
+
+@Injectable()
+export class StatsService {
+  constructor(private readonly repo: StatsRepository) {}
+
+  async ofPlayer(playerId: string): Promise<PlayerStats> {
+    if (!UUID.test(playerId)) throw new ApiError('BAD_USER_INPUT', `"${playerId}" is not a player id`);
+    return statsModel(await this.repo.ofPlayer(playerId));
+  }
+
+  async leaderboard(args: { first?: number | null; after?: string | null }): Promise<LeaderboardConnection> {
+    const take = pageSize(args.first);
+    const after = args.after ? decodeKey(args.after) : null;
+    const { rows, before, total } = await this.repo.leaderboard(take + 1, after);
+    const edges = rows.slice(0, take).map((r, i) => ({
+      cursor: encodeKey({ won: r.matchesWon, played: r.matchesPlayed, playerId: r.playerId }),
+      node: { rank: before + i + 1, player: { id: r.playerId, name: r.playerName }, stats: statsModel(r) },
+    }));
+    return { totalCount: total, pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null }, edges };
+  }
+}
