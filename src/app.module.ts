@@ -12,6 +12,7 @@ import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { MatchesModule } from './matches/matches.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
@@ -40,6 +41,7 @@ export class AppModule {
         HistoryModule,
         RealtimeModule,
         SubscriptionsModule,
+        MetricsModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule],

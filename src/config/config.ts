@@ -33,6 +33,7 @@ const schema = z.object({
   PUBSUB: z.enum(['memory', 'postgres']).default('memory'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
+  METRICS: bool.default(false),
 });
 
 export type AppConfig = {
@@ -48,6 +49,8 @@ export type AppConfig = {
   pubsub: 'memory' | 'postgres';
   dbPoolSize: number;
   wsKeepAliveMs: number;
+  /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
+  metrics: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -73,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     pubsub: c.PUBSUB,
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
+    metrics: c.METRICS,
   };
 }
 

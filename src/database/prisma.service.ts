@@ -10,8 +10,15 @@ import { DATABASE_URL } from './database.tokens.js';
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
+  /** SQL statements sent so far; counted only with METRICS=true (benchmarks read it). */
+  statements = 0;
+
   constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig) {
-    super({ adapter: new PrismaPg({ connectionString: url, max: config.dbPoolSize }) });
+    super({
+      adapter: new PrismaPg({ connectionString: url, max: config.dbPoolSize }),
+      ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
+    });
+    if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
   }
 
   async onModuleDestroy(): Promise<void> {

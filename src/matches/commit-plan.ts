@@ -44,6 +44,7 @@ export function planFromEngine(
   return {
     matchId: record.id,
     expectedVersion: record.version,
+    lastEventSeq: record.lastEventSeq,
     status,
     state: next,
     winnerTeam: next.winner,

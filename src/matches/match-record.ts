@@ -57,6 +57,8 @@ export interface EventWithMove {
 export interface Commit {
   matchId: string;
   expectedVersion: number;
+  /** the match's lastEventSeq when read: with the version guard, this command's events follow it */
+  lastEventSeq: number;
   status: MatchStatusValue;
   state: MatchState | null;
   winnerTeam: number | null;

@@ -34,6 +34,14 @@ export function toRecord(m: MatchWithSeats): MatchRecord {
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
+/** A unique-key violation, whether Prisma mapped it (P2002) or it came from a raw statement. */
+function isUniqueViolation(e: unknown): boolean {
+  if (!(e instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  if (e.code === 'P2002') return true;
+  const meta = e.meta as { code?: string; driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } } | undefined;
+  return meta?.code === '23505' || meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation' || meta?.driverAdapterError?.cause?.originalCode === '23505';
+}
+
 /** The only place that talks to the database about matches. */
 @Injectable()
 export class MatchesRepository {
@@ -42,9 +50,19 @@ export class MatchesRepository {
     private readonly stats: StatsWriter,
   ) {}
 
+  /** The match with its seats and players' names, in one round trip (every command starts here). */
   async find(id: string): Promise<MatchRecord | null> {
-    const m = await this.prisma.match.findUnique({ where: { id }, include: matchInclude });
-    return m ? toRecord(m) : null;
+    const rows = await this.prisma.$queryRaw<(Omit<MatchRecord, 'seed' | 'seats'> & { seed: bigint; seats: MatchRecord['seats'] })[]>`
+      SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."seed", m."state",
+             m."lastEventSeq", m."createdAt", m."winnerTeam",
+             (SELECT json_agg(json_build_object(
+                       'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
+                       'isBot', s."isBot", 'botStrategy', s."botStrategy") ORDER BY s."index")
+                FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
+               WHERE s."matchId" = m."id") AS "seats"
+      FROM "Match" m WHERE m."id" = ${id}::uuid`;
+    const r = rows[0];
+    return r ? { ...r, seed: Number(r.seed), seats: r.seats ?? [] } : null;
   }
 
   async create(input: {
@@ -81,85 +99,110 @@ export class MatchesRepository {
   }
 
   /**
-   * Writes one command atomically: the compare-and-set on `version` comes first, so a concurrent
-   * command for the same match waits on the row lock and then finds the version changed.
+   * Writes one command atomically, the compare-and-set on `version` first: a concurrent command
+   * for the same match waits on the row lock, then finds the version changed (VersionConflict).
+   *
+   * Most commands are a plain move (no seat, round or match-status change): those go as ONE
+   * statement of data-modifying CTEs, which PostgreSQL runs atomically without BEGIN/COMMIT round
+   * trips. The rest take an interactive transaction, where the history's StatsWriter also runs
+   * (it has nothing to do for a plain move).
    */
   async commit(c: Commit): Promise<CommitResult> {
+    const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));
+    const plain = !c.seatChanges?.length && !c.started && !c.finished && c.roundsFinished.length === 0 && c.roundsStarted.length === 0;
     try {
-      return await this.prisma.$transaction(async (tx) => {
-        const firstEventSeq = await this.bumpVersion(tx, c);
-        const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: firstEventSeq + i }));
-        for (const s of c.seatChanges ?? []) {
-          await tx.seat.update({ where: { matchId_index: { matchId: c.matchId, index: s.index } }, data: { playerId: s.playerId } });
-        }
-        if (c.moves.length > 0) {
-          await tx.move.createMany({
-            data: c.moves.map((m, i) => ({
-              matchId: c.matchId,
-              seq: m.seq,
-              round: m.round,
-              seat: m.seat,
-              type: m.type,
-              tileHigh: m.tile?.high ?? null,
-              tileLow: m.tile?.low ?? null,
-              end: m.end,
-              points: m.points,
-              count: m.count,
-              clientMoveId: i === 0 ? (c.clientMoveId ?? null) : null,
-              playerId: i === 0 ? (c.playerId ?? null) : null,
-            })),
-          });
-        }
-        if (events.length > 0) {
-          await tx.matchEvent.createMany({ data: events.map((e) => ({ matchId: c.matchId, seq: e.seq, type: e.type, moveSeq: e.moveSeq })) });
-        }
-        if (c.scores) await this.writeScores(tx, c.matchId, c.scores);
-        for (const r of c.roundsFinished) {
-          await tx.round.update({
-            where: { matchId_number: { matchId: c.matchId, number: r.number } },
-            data: { status: 'FINISHED', snapshot: json(r.snapshot), result: json(r.result), endedAt: new Date() },
-          });
-        }
-        if (c.roundsStarted.length > 0) {
-          await tx.round.createMany({
-            data: c.roundsStarted.map((r) => ({ matchId: c.matchId, number: r.number, seed: BigInt(r.seed), starter: r.starter })),
-          });
-        }
-        // History index and player stats move with the commit, never apart from it.
-        await this.stats.apply(tx, c);
-        return { version: c.expectedVersion + 1, events };
-      });
+      if (plain) {
+        const rows = await this.prisma.$queryRaw<{ version: number }[]>(this.plainMoveSql(c, events));
+        if (rows.length === 0) throw new VersionConflict();
+      } else {
+        await this.prisma.$transaction(async (tx) => {
+          const rows = await tx.$queryRaw<{ version: number }[]>(Prisma.sql`${this.casSql(c, events)} SELECT "version" FROM cas`);
+          if (rows.length === 0) throw new VersionConflict();
+          for (const s of c.seatChanges ?? []) {
+            await tx.$executeRaw`UPDATE "Seat" SET "playerId" = ${s.playerId}::uuid WHERE "matchId" = ${c.matchId}::uuid AND "index" = ${s.index}`;
+          }
+          if (c.moves.length > 0) await tx.$executeRaw(Prisma.sql`${this.movesSql(c)} SELECT 1`);
+          if (events.length > 0) await tx.$executeRaw(Prisma.sql`${this.eventsSql(c, events)} SELECT 1`);
+          if (c.scores) await tx.$executeRaw(Prisma.sql`${this.scoresSql(c, c.scores)} SELECT 1`);
+          for (const r of c.roundsFinished) {
+            await tx.$executeRaw`
+              UPDATE "Round" SET "status" = 'FINISHED', "snapshot" = ${JSON.stringify(r.snapshot)}::jsonb, "result" = ${JSON.stringify(r.result)}::jsonb, "endedAt" = now()
+              WHERE "matchId" = ${c.matchId}::uuid AND "number" = ${r.number}`;
+          }
+          for (const r of c.roundsStarted) {
+            await tx.$executeRaw`
+              INSERT INTO "Round" ("matchId", "number", "seed", "starter") VALUES (${c.matchId}::uuid, ${r.number}, ${BigInt(r.seed)}, ${r.starter})`;
+          }
+          // History index and player stats move with the commit, never apart from it.
+          await this.stats.apply(tx, c);
+        });
+      }
+      return { version: c.expectedVersion + 1, events };
     } catch (e) {
       // Two retries of one command racing on the same idempotency key: the loser re-reads.
-      if (e instanceof Prisma.PrismaClientKnownRequestError && e.code === 'P2002') throw new VersionConflict();
+      if (isUniqueViolation(e)) throw new VersionConflict();
       throw e;
     }
   }
 
-  /** Compare-and-set; returns the first event seq this command may use. */
-  private async bumpVersion(tx: Prisma.TransactionClient, c: Commit): Promise<number> {
-    const rows = await tx.$queryRaw<{ lastEventSeq: number }[]>`
+  /** cas, moves, events and scores as one statement; returns a row only if the CAS held. */
+  private plainMoveSql(c: Commit, events: StoredEvent[]): Prisma.Sql {
+    const parts = [this.casSql(c, events)];
+    if (c.moves.length > 0) parts.push(Prisma.sql`, ${this.movesSql(c, true)}`);
+    if (events.length > 0) parts.push(Prisma.sql`, ${this.eventsSql(c, events, true)}`);
+    if (c.scores) parts.push(Prisma.sql`, ${this.scoresSql(c, c.scores, true)}`);
+    return Prisma.sql`${Prisma.join(parts, ' ')} SELECT "version" FROM cas`;
+  }
+
+  /** `WITH cas AS (…)`: the compare-and-set on the match row. */
+  private casSql(c: Commit, events: StoredEvent[]): Prisma.Sql {
+    return Prisma.sql`WITH cas AS (
       UPDATE "Match" SET
         "version" = "version" + 1,
         "status" = ${c.status}::"MatchStatus",
         "state" = ${c.state === null ? null : JSON.stringify(c.state)}::jsonb,
         "turn" = ${c.state && c.status === 'IN_PROGRESS' ? c.state.round.turn : null}::int,
         "winnerTeam" = ${c.winnerTeam}::int,
-        "lastEventSeq" = "lastEventSeq" + ${c.events.length}::int,
+        "lastEventSeq" = "lastEventSeq" + ${events.length}::int,
         "startedAt" = CASE WHEN ${c.started ?? false} THEN now() ELSE "startedAt" END,
         "finishedAt" = CASE WHEN ${c.finished ?? false} THEN now() ELSE "finishedAt" END,
         "updatedAt" = now()
       WHERE "id" = ${c.matchId}::uuid AND "version" = ${c.expectedVersion}
-      RETURNING "lastEventSeq"`;
-    if (rows.length === 0) throw new VersionConflict();
-    return rows[0].lastEventSeq - c.events.length + 1;
+      RETURNING "version")`;
   }
 
-  private async writeScores(tx: Prisma.TransactionClient, matchId: string, scores: readonly number[]): Promise<void> {
-    await tx.$executeRaw`
+  /** The command's moves in one multi-row INSERT (Prisma's createMany measured ~9 ms against ~1 ms). */
+  private movesSql(c: Commit, guarded = false): Prisma.Sql {
+    const m = c.moves;
+    return Prisma.sql`${guarded ? Prisma.empty : Prisma.sql`WITH`} moves AS (
+      INSERT INTO "Move" ("matchId", "seq", "round", "seat", "type", "tileHigh", "tileLow", "end", "points", "count", "clientMoveId", "playerId")
+      SELECT ${c.matchId}::uuid, x.seq, x.round, x.seat, x.type::"MoveType", x.high, x.low, x.end_, x.points, x.count,
+             CASE WHEN x.ord = 1 THEN ${c.clientMoveId ?? null}::text END, CASE WHEN x.ord = 1 THEN ${c.playerId ?? null}::uuid END
+      FROM unnest(
+        ${m.map((v) => v.seq)}::int[], ${m.map((v) => v.round)}::int[], ${m.map((v) => v.seat)}::int[], ${m.map((v) => v.type)}::text[],
+        ${m.map((v) => v.tile?.high ?? null)}::int[], ${m.map((v) => v.tile?.low ?? null)}::int[], ${m.map((v) => v.end)}::text[],
+        ${m.map((v) => v.points)}::int[], ${m.map((v) => v.count)}::int[]
+      ) WITH ORDINALITY AS x(seq, round, seat, type, high, low, end_, points, count, ord)
+      ${guarded ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM cas)` : Prisma.empty}
+      RETURNING 1)`;
+  }
+
+  private eventsSql(c: Commit, events: StoredEvent[], guarded = false): Prisma.Sql {
+    return Prisma.sql`${guarded ? Prisma.empty : Prisma.sql`WITH`} events AS (
+      INSERT INTO "MatchEvent" ("matchId", "seq", "type", "moveSeq")
+      SELECT ${c.matchId}::uuid, e.seq, e.type, e.move_seq
+      FROM unnest(${events.map((e) => e.seq)}::int[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.moveSeq)}::int[]) AS e(seq, type, move_seq)
+      ${guarded ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM cas)` : Prisma.empty}
+      RETURNING 1)`;
+  }
+
+  private scoresSql(c: Commit, scores: readonly number[], guarded = false): Prisma.Sql {
+    return Prisma.sql`${guarded ? Prisma.empty : Prisma.sql`WITH`} scores AS (
       UPDATE "Team" t SET "score" = s.score
       FROM unnest(${[...scores]}::int[]) WITH ORDINALITY AS s(score, ord)
-      WHERE t."matchId" = ${matchId}::uuid AND t."index" = s.ord - 1 AND t."score" <> s.score`;
+      WHERE t."matchId" = ${c.matchId}::uuid AND t."index" = s.ord - 1 AND t."score" <> s.score
+      ${guarded ? Prisma.sql`AND EXISTS (SELECT 1 FROM cas)` : Prisma.empty}
+      RETURNING 1)`;
   }
 
   async finishedRounds(matchId: string): Promise<FinishedRoundRecord[]> {

@@ -206,6 +206,7 @@ export class MatchesService {
     return {
       matchId: r.id,
       expectedVersion: r.version,
+      lastEventSeq: r.lastEventSeq,
       state: r.state,
       winnerTeam: r.winnerTeam,
       moves: [],
@@ -251,7 +252,7 @@ export class MatchesService {
 
   private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[]): Promise<MatchRecord> {
     await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after)).catch((e: unknown) => this.logger.error(e));
-    if (after.status === 'IN_PROGRESS') this.afterCommit(after.id);
+    if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
     return after;
   }
 }

@@ -1,0 +1,145 @@
+/**
+ * `npm run bench:moves`: closed-loop move throughput and latency over HTTP, against the cost of
+ * the bare database work a move needs, measured in the same run on the same database.
+ *
+ * Service: C clients, each driving its own 2-player match — read the mover's legalMoves, send
+ * playTile/drawTile — starting a new match when one ends. Baseline: C pg connections, each
+ * running a transaction of the same shape (compare-and-set the match row with a real-sized
+ * snapshot, insert a move, update the round). Printed: moves/s, p50/p99 of the command,
+ * SQL statements per move, and service ÷ baseline. Baseline runs before and after the service
+ * phase and is averaged, so load from elsewhere on the machine hits both sides alike.
+ */
+import pg from 'pg';
+import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
+
+const SERVICE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const BASELINE_SECONDS = SERVICE_SECONDS / 2;
+const CONCURRENCY = (process.env.BENCH_CLIENTS ?? '1,8').split(',').map(Number);
+
+const REGISTER = 'mutation($n: String!) { registerPlayer(name: $n) { token } }';
+const CREATE = 'mutation { createMatch(input: { seats: 2 }) { id } }';
+const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn } }';
+const MINE = 'query($id: ID!) { match(id: $id) { version legalMoves { tile { high low } end } canDraw } }';
+const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { status turn } }';
+const DRAW = 'mutation($i: TurnInput!) { drawTile(input: $i) { status turn } }';
+
+interface Phase {
+  moves: number;
+  seconds: number;
+  latencies: number[];
+}
+
+async function serviceClient(url: string, until: number, phase: Phase, id: number): Promise<void> {
+  const tokens = await Promise.all([0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `bench${id}-${i}` })).registerPlayer.token));
+  let matchId = '';
+  let turn = 0;
+  const newMatch = async () => {
+    matchId = (await gql<{ createMatch: { id: string } }>(url, CREATE, {}, tokens[0])).createMatch.id;
+    turn = (await gql<{ joinMatch: { turn: number } }>(url, JOIN, { id: matchId }, tokens[1])).joinMatch.turn;
+  };
+  await newMatch();
+  let pick = id * 7919;
+  while (Date.now() < until) {
+    const token = tokens[turn];
+    const view = (await gql<{ match: { version: number; legalMoves: { tile: unknown; end: string | null }[]; canDraw: boolean } }>(url, MINE, { id: matchId }, token)).match;
+    const t0 = performance.now();
+    let res: { status: string; turn: number };
+    if (view.legalMoves.length > 0) {
+      const mv = view.legalMoves[pick++ % view.legalMoves.length];
+      res = (await gql<{ playTile: { status: string; turn: number } }>(url, PLAY, { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } }, token)).playTile;
+    } else {
+      res = (await gql<{ drawTile: { status: string; turn: number } }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
+    }
+    phase.latencies.push(performance.now() - t0);
+    phase.moves++;
+    if (res.status !== 'IN_PROGRESS') await newMatch();
+    else turn = res.turn;
+  }
+}
+
+async function runService(url: string, clients: number): Promise<Phase & { sqlPerMove: number }> {
+  const phase: Phase = { moves: 0, seconds: SERVICE_SECONDS, latencies: [] };
+  // Warm-up: JIT, pools, caches.
+  await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + 1000, { moves: 0, seconds: 0, latencies: [] }, 1000 + i)));
+  const before = (await metrics(url)).sqlStatements;
+  const start = performance.now();
+  await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + SERVICE_SECONDS * 1000, phase, i)));
+  phase.seconds = (performance.now() - start) / 1000;
+  const after = (await metrics(url)).sqlStatements;
+  phase.latencies.sort((a, b) => a - b);
+  return { ...phase, sqlPerMove: (after - before) / phase.moves };
+}
+
+async function runBaseline(dbUrl: string, clients: number, seconds: number, snapshot: string): Promise<Phase> {
+  const setup = new pg.Client({ connectionString: dbUrl });
+  await setup.connect();
+  await setup.query(`
+    CREATE TABLE IF NOT EXISTS bench_match (id int PRIMARY KEY, version int NOT NULL, state jsonb);
+    CREATE TABLE IF NOT EXISTS bench_round (match_id int, number int, snapshot jsonb, PRIMARY KEY (match_id, number));
+    CREATE TABLE IF NOT EXISTS bench_move (match_id int, seq int, seat int, type text, tile_high int, tile_low int, "end" text, points int, count int, PRIMARY KEY (match_id, seq));
+    TRUNCATE bench_match, bench_round, bench_move;`);
+  for (let i = 0; i < clients; i++) {
+    await setup.query('INSERT INTO bench_match VALUES ($1, 0, $2)', [i, snapshot]);
+    await setup.query('INSERT INTO bench_round VALUES ($1, 1, $2)', [i, snapshot]);
+  }
+  await setup.end();
+  const phase: Phase = { moves: 0, seconds, latencies: [] };
+  const until = Date.now() + seconds * 1000;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, id) => {
+      const c = new pg.Client({ connectionString: dbUrl });
+      await c.connect();
+      let version = 0;
+      while (Date.now() < until) {
+        const t0 = performance.now();
+        await c.query('BEGIN');
+        const r = await c.query('UPDATE bench_match SET version = version + 1, state = $3 WHERE id = $1 AND version = $2 RETURNING version', [id, version, snapshot]);
+        version = r.rows[0].version as number;
+        await c.query('INSERT INTO bench_move VALUES ($1, $2, 0, $3, 6, 4, $4, 10, 10)', [id, version, 'PLAY', 'LEFT']);
+        await c.query('UPDATE bench_round SET snapshot = $2 WHERE match_id = $1 AND number = 1', [id, snapshot]);
+        await c.query('COMMIT');
+        phase.latencies.push(performance.now() - t0);
+        phase.moves++;
+      }
+      await c.end();
+    }),
+  );
+  phase.seconds = (performance.now() - start) / 1000;
+  phase.latencies.sort((a, b) => a - b);
+  return phase;
+}
+
+async function main(): Promise<void> {
+  const db = await benchDatabase();
+  const server = await startServerProcess(db.url);
+  try {
+    // A real snapshot, so the baseline writes as many bytes as the service does.
+    const tokens = await Promise.all([0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(server.url, REGISTER, { n: `probe${i}` })).registerPlayer.token));
+    const id = (await gql<{ createMatch: { id: string } }>(server.url, CREATE, {}, tokens[0])).createMatch.id;
+    await gql(server.url, JOIN, { id }, tokens[1]);
+    const probe = new pg.Client({ connectionString: db.url });
+    await probe.connect();
+    const snapshot = JSON.stringify((await probe.query('SELECT state FROM "Match" WHERE id = $1', [id])).rows[0].state);
+    await probe.end();
+
+    console.log(`bench:moves — ${SERVICE_SECONDS}s per service phase, snapshot ${snapshot.length} bytes, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`);
+    for (const clients of CONCURRENCY) {
+      const before = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
+      const service = await runService(server.url, clients);
+      const after = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
+      const baseRate = (before.moves / before.seconds + after.moves / after.seconds) / 2;
+      const rate = service.moves / service.seconds;
+      const base = [...before.latencies, ...after.latencies].sort((a, b) => a - b);
+      console.log(
+        `clients=${clients}  service: ${fmt(rate)} moves/s, command p50 ${fmt(percentile(service.latencies, 50), 2)} ms, p99 ${fmt(percentile(service.latencies, 99), 2)} ms, ` +
+          `${fmt(service.sqlPerMove, 1)} SQL statements per move (view + command)  |  raw pg: ${fmt(baseRate)} tx/s, p50 ${fmt(percentile(base, 50), 2)} ms, p99 ${fmt(percentile(base, 99), 2)} ms  |  ratio ${fmt(rate / baseRate, 3)}`,
+      );
+    }
+  } finally {
+    await server.stop();
+    await db.stop();
+  }
+}
+
+await main();

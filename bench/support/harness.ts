@@ -1,0 +1,121 @@
+/**
+ * What every service benchmark needs: a PostgreSQL to run against (DATABASE_URL's server when
+ * set, else a throwaway embedded one), a fresh database on it, and the compiled server started as
+ * a child process, so client and server do not share an event loop.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startEmbedded } from '../../src/database/database-url.js';
+import { applyMigrations } from '../../src/database/migrate.js';
+
+export interface BenchDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+function withDb(url: string, db: string): string {
+  const u = new URL(url);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+async function admin(url: string, sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+/** A migrated, empty database that is dropped again by stop(). */
+export async function benchDatabase(): Promise<BenchDatabase> {
+  let serverUrl = process.env.DATABASE_URL;
+  let stopServer = async () => {};
+  if (serverUrl) {
+    const name = decodeURIComponent(new URL(serverUrl).pathname.slice(1));
+    if (!/bench|test/i.test(name)) throw new Error(`refusing to benchmark against "${name}": its name must contain "bench" or "test"`);
+  } else {
+    const dir = await mkdtemp(join(tmpdir(), 'dominoes-bench-pg-'));
+    await chmod(dir, 0o755); // PostgreSQL runs as its own unprivileged user
+    const db = await startEmbedded(join(dir, 'data'), 0, 'bench');
+    serverUrl = db.url;
+    stopServer = async () => {
+      await db.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  }
+  const name = `dominoes_bench_${randomBytes(4).toString('hex')}`;
+  await admin(serverUrl, `CREATE DATABASE "${name}"`);
+  const url = withDb(serverUrl, name);
+  await applyMigrations(url);
+  return {
+    url,
+    stop: async () => {
+      await admin(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
+      await stopServer();
+    },
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `node dist/src/main.js` on a free port; resolves once it is listening. */
+export function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/src/main.js'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', METRICS: 'true', MIGRATE_ON_START: 'false', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/[\d.]+:\d+)\/graphql/.exec(out);
+      if (m) {
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        resolve({
+          url: m[1],
+          child,
+          stop: () =>
+            new Promise<void>((done) => {
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before listening`)));
+  });
+}
+
+export async function gql<T>(url: string, query: string, variables: Record<string, unknown> = {}, token?: string): Promise<T> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await res.json()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+  if (body.errors?.length) throw new Error(body.errors.map((e) => `${e.extensions?.code}: ${e.message}`).join('; '));
+  return body.data as T;
+}
+
+export async function metrics(url: string): Promise<{ sqlStatements: number; openSubscriptions: number; rssBytes: number; heapUsedBytes: number }> {
+  return (await fetch(`${url}/metrics`)).json() as Promise<{ sqlStatements: number; openSubscriptions: number; rssBytes: number; heapUsedBytes: number }>;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
