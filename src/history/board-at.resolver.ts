@@ -1,4 +1,5 @@
 import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
+import { GraphQLError } from 'graphql';
 import { ApiError } from '../common/api-error.js';
 import { Board, Round } from '../matches/models/round.model.js';
 import type { End } from '../matches/models/enums.js';
@@ -10,14 +11,17 @@ import { boardAt, inferLayoutRules } from './board-at.js';
  */
 @Resolver(() => Round)
 export class BoardAtResolver {
-  @ResolveField(() => Board, { description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay." })
+  @ResolveField(() => Board, { nullable: true, description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay." })
   boardAt(@Parent() round: Round, @Args('seq', { type: () => Int, description: "Move.seq of one of this round's moves." }) seq: number): Board {
     const rules = inferLayoutRules(round.moves, round.board.spinner);
     const board = boardAt(round.moves, seq, rules);
     if (!board) {
       const seqs = round.moves.map((m) => m.seq);
       const range = seqs.length ? `${seqs[0]}..${seqs[seqs.length - 1]}` : 'none yet';
-      throw new ApiError('BAD_USER_INPUT', `seq ${seq} is not a move of round ${round.number} (its moves: ${range})`);
+      const e = new ApiError('BAD_USER_INPUT', `seq ${seq} is not a move of round ${round.number} (its moves: ${range})`);
+      // Field resolvers run without Nest's exception filters (no fieldResolverEnhancers), so the
+      // ApiErrorFilter's mapping is done here: the same message and extensions.code.
+      throw new GraphQLError(e.message, { extensions: { code: e.code } });
     }
     return { ...board, openEnds: board.openEnds.map((e) => ({ end: e.end as End, pips: e.pips })) };
   }
