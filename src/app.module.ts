@@ -16,6 +16,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
+import { WsKeepAlive } from './realtime/ws-keepalive.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({})
@@ -44,9 +45,9 @@ export class AppModule {
         MetricsModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          imports: [PlayersModule],
-          inject: [PlayersService],
-          useFactory: (players: PlayersService) => ({
+          imports: [PlayersModule, RealtimeModule],
+          inject: [PlayersService, WsKeepAlive],
+          useFactory: (players: PlayersService, keepAlive: WsKeepAlive) => ({
             autoSchemaFile: true,
             sortSchema: true,
             graphiql: config.env !== 'production',
@@ -54,7 +55,7 @@ export class AppModule {
             includeStacktraceInErrorResponses: false,
             context: graphqlContext(players),
             subscriptions: {
-              'graphql-ws': { onConnect: graphqlWsOnConnect(players) },
+              'graphql-ws': { onConnect: graphqlWsOnConnect(players, keepAlive) },
             },
             formatError: formatError((err) => logger.error(err)),
           }),

@@ -4,6 +4,8 @@ import type { Context as WsContext } from 'graphql-ws';
 import { ApiError } from './api-error.js';
 import type { RequestContext } from '../players/auth.js';
 import type { PlayersService } from '../players/players.service.js';
+import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
+import type { WebSocket } from 'ws';
 
 type WsExtra = { player?: RequestContext['player'] };
 
@@ -28,8 +30,10 @@ export function graphqlContext(players: PlayersService) {
   };
 }
 
-export function graphqlWsOnConnect(players: PlayersService) {
+export function graphqlWsOnConnect(players: PlayersService, keepAlive: WsKeepAlive) {
   return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<boolean> => {
+    const socket = (ctx.extra as { socket?: WebSocket }).socket;
+    if (socket) keepAlive.track(socket);
     try {
       (ctx.extra as WsExtra).player = await players.authenticate(ctx.connectionParams?.authorization);
       return true;

@@ -1,4 +1,4 @@
-import { Field, Int, ObjectType } from '@nestjs/graphql';
+import { Field, ObjectType } from '@nestjs/graphql';
 import { ApiError } from './api-error.js';
 
 @ObjectType({ description: 'Relay page information.' })

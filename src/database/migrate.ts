@@ -1,7 +1,7 @@
 import { MIGRATIONS_DIR, NO_FILTERS, readMigrations, withSchemaEngine } from './schema-engine.js';
 
 /**
- * Applies every pending `prisma/migrations/*​/migration.sql` in order, like `prisma migrate deploy`.
+ * Applies every pending `prisma/migrations/<name>/migration.sql` in order, like `prisma migrate deploy`.
  * Returns the names applied now (empty when the database was up to date).
  */
 export async function applyMigrations(connectionString: string): Promise<string[]> {

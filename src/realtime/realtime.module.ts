@@ -4,11 +4,13 @@ import { DATABASE_URL } from '../database/database.tokens.js';
 import type { StoredEvent } from '../matches/match-record.js';
 import { EVENT_BUS, InMemoryEventBus, PostgresEventBus, type EventBus } from './event-bus.js';
 import { MATCH_NOTIFIER, type MatchNotifier } from './match-notifier.js';
+import { WsKeepAlive } from './ws-keepalive.js';
 
 /** The transport for match signals, chosen by PUBSUB: memory (one instance) or postgres. */
 @Global()
 @Module({
   providers: [
+    WsKeepAlive,
     {
       provide: EVENT_BUS,
       inject: [APP_CONFIG, DATABASE_URL],
@@ -30,7 +32,7 @@ import { MATCH_NOTIFIER, type MatchNotifier } from './match-notifier.js';
       }),
     },
   ],
-  exports: [EVENT_BUS, MATCH_NOTIFIER],
+  exports: [EVENT_BUS, MATCH_NOTIFIER, WsKeepAlive],
 })
 export class RealtimeModule implements OnApplicationShutdown {
   constructor(@Inject(EVENT_BUS) private readonly bus: EventBus) {}
