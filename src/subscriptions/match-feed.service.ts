@@ -106,11 +106,12 @@ export class MatchFeedService {
   private eventModel(e: EventWithMove, latest: MatchRecord, viewer: Player | null): MatchEvent {
     const seat = seatOf(latest, viewer?.id ?? null);
     // Another seat's draw never shows its tile, in the live feed or in a catch-up.
-    const hidden = e.move && e.move.type === 'DRAW' && e.move.seat !== seat;
+    const move = e.move ? moveModel(e.move) : null;
+    if (move && move.type === 'DRAW' && move.seat !== seat) move.tile = null;
     return {
       seq: e.seq,
       type: e.type,
-      move: e.move ? { ...moveModel(e.move), tile: hidden ? null : moveModel(e.move).tile } : null,
+      move,
       match: matchModel(latest, viewer),
     };
   }
