@@ -1,4 +1,4 @@
-import { Args, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Player } from '../players/models/player.model.js';
 import { LeaderboardConnection, PlayerStats } from './stats.models.js';
 import { StatsService } from './stats.service.js';
@@ -11,6 +11,11 @@ export class StatsResolver {
   @ResolveField('stats', () => PlayerStats, { description: "The player's running totals (docs/history.md defines each)." })
   statsOf(@Parent() player: Player): Promise<PlayerStats> {
     return this.service.ofPlayer(player.id);
+  }
+
+  @Query(() => PlayerStats, { description: "Any player's running totals (zeros for a player with no finished round or match)." })
+  playerStats(@Args('playerId', { type: () => ID, description: 'The player.' }) playerId: string): Promise<PlayerStats> {
+    return this.service.ofPlayer(playerId);
   }
 
   @Query(() => LeaderboardConnection, { description: 'Players by wins, best first (ties: fewer matches played, then player id).' })

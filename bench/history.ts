@@ -1,0 +1,273 @@
+/**
+ * History benchmark (issue 6): seeds 1,000 and then 100,000 finished 2-player matches for 1,000
+ * players, and measures over HTTP, against the real server started in-process, the p50/p99 of
+ *   a player's first history page · a full match record · player stats · the leaderboard's first page
+ * printing each in ms and the ratio p99@100k / p99@1k (targets: p99 ≤ 20 ms at 100k, ratio ≤ 2).
+ *
+ *   npm run build && node dist/bench/history.js
+ *
+ * DATABASE_URL (its database name must contain "bench" or "test": the bench empties it) or, by
+ * default, an embedded PostgreSQL in a temp dir that is removed afterwards.
+ *
+ * Matches are played by the engine (greedy bots, targetScore 100); a few hundred distinct games
+ * are reused under new ids and new player pairs, so every row keeps its real shape (moves, rounds
+ * with their snapshots and results, the final state) while seeding stays within minutes. Stats
+ * rows are folded with the same pure function the StatsWriter uses.
+ */
+import { randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import postgres from 'postgres';
+import { startServer } from '../src/bootstrap.js';
+import { loadConfig } from '../src/config/config.js';
+import { startEmbedded, type RunningDatabase } from '../src/database/database-url.js';
+import { applyMigrations } from '../src/database/migrate.js';
+import { apply, chooseBotAction, newMatch, resolveRules, roundSeed, viewFor, type DomainEvent, type MatchState, type MoveRecord, type RoundResult, type RoundState, type Rules } from '../src/domain/index.js';
+import { addDelta, statsDeltas, type StatsDelta } from '../src/history/stats-delta.js';
+
+const PLAYERS = 1_000;
+const TEMPLATES = 400;
+const SAMPLES = 400;
+const WARMUP = 40;
+/** BENCH_SIZES=1000,10000 for a quick look; the issue's sizes by default. */
+const SIZES = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
+
+interface Template {
+  rules: Rules;
+  seed: number;
+  state: string; // final MatchState JSON
+  winner: number;
+  scores: number[];
+  rounds: { number: number; seed: number; starter: number; snapshot: string; result: string; parsed: { moves: MoveRecord[]; result: RoundResult } }[];
+  moves: MoveRecord[];
+  events: number;
+}
+
+/** One complete match between two greedy bots. */
+function playTemplate(seed: number, rules: Rules): Template {
+  const start = newMatch({ seats: 2, partnerships: false, rules, seed });
+  let state: MatchState = start.state;
+  const rounds: Template['rounds'] = [];
+  const moves: MoveRecord[] = [];
+  let events = 3 + start.events.length; // two joins and the start, then the engine's
+  const starters = new Map<number, number>([[1, state.round.starter]]);
+  for (let guard = 0; state.status !== 'FINISHED'; guard++) {
+    if (guard > 5_000) throw new Error('a bench match did not end');
+    const seat = state.round.turn;
+    const res = apply(state, chooseBotAction(viewFor(state, seat), 'greedy', seed + guard));
+    if (!res.ok) throw new Error(`bot move refused: ${res.violation.code}`);
+    events += res.events.length;
+    for (const e of res.events as DomainEvent[]) {
+      if (e.type === 'TILE_PLAYED' || e.type === 'TILE_DRAWN' || e.type === 'TURN_PASSED') moves.push(e.move);
+      if (e.type === 'ROUND_STARTED') starters.set(e.round, e.starter);
+      if (e.type === 'ROUND_ENDED') {
+        const r: RoundState = e.finalRound;
+        rounds.push({ number: e.round, seed: roundSeed(seed, e.round), starter: starters.get(e.round) ?? r.starter, snapshot: JSON.stringify(r), result: JSON.stringify(e.result), parsed: { moves: [...r.moves], result: e.result } });
+      }
+    }
+    state = res.state;
+  }
+  return { rules, seed, state: JSON.stringify(state), winner: state.winner!, scores: [...state.scores], rounds, moves, events };
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
+/** A value in PostgreSQL's COPY text format. */
+function cell(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  const text = v instanceof Date ? v.toISOString() : String(v);
+  return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+}
+
+const line = (values: unknown[]): string => values.map(cell).join('\t') + '\n';
+
+/** COPY … FROM STDIN: the bulk path PostgreSQL offers (several times faster than INSERTs). */
+async function copyInto(sql: postgres.Sql, table: string, cols: string[], lines: string[]): Promise<void> {
+  if (lines.length === 0) return;
+  const stream = await sql.unsafe(`COPY "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) FROM STDIN`).writable();
+  for (let i = 0; i < lines.length; i += 2_000) {
+    if (!stream.write(lines.slice(i, i + 2_000).join(''))) await once(stream, 'drain');
+  }
+  stream.end();
+  await finished(stream);
+}
+
+const COLS = {
+  Match: ['id', 'status', 'version', 'seatCount', 'partnerships', 'rules', 'seed', 'state', 'winnerTeam', 'lastEventSeq', 'createdById', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'],
+  Seat: ['matchId', 'index', 'playerId', 'team', 'isBot'],
+  Team: ['matchId', 'index', 'score'],
+  Round: ['matchId', 'number', 'seed', 'starter', 'status', 'snapshot', 'result', 'startedAt', 'endedAt'],
+  Move: ['matchId', 'seq', 'round', 'seat', 'type', 'tileHigh', 'tileLow', 'end', 'points', 'count', 'playerId', 'createdAt'],
+  PlayerMatch: ['playerId', 'matchId', 'createdAt', 'status', 'seat'],
+} as const;
+type Table = keyof typeof COLS;
+
+class Seeder {
+  private readonly stats = new Map<string, StatsDelta>();
+  private readonly t0 = Date.now() - 400 * 24 * 3600 * 1000;
+  readonly matchIds: string[] = [];
+
+  constructor(
+    private readonly sql: postgres.Sql,
+    private readonly templates: Template[],
+    readonly players: string[],
+  ) {}
+
+  /** Inserts matches number `from` to `to - 1`, oldest first, in chunks. */
+  async seed(from: number, to: number): Promise<void> {
+    const CHUNK = 5_000;
+    for (let lo = from; lo < to; lo += CHUNK) {
+      const rows: Record<Table, string[]> = { Match: [], Seat: [], Team: [], Round: [], Move: [], PlayerMatch: [] };
+      for (let i = lo; i < Math.min(to, lo + CHUNK); i++) this.matchRows(i, rows);
+      for (const table of Object.keys(COLS) as Table[]) await copyInto(this.sql, table, [...COLS[table]], rows[table]);
+    }
+    await this.writeStats();
+  }
+
+  private matchRows(i: number, rows: Record<Table, string[]>): void {
+    const t = this.templates[i % this.templates.length];
+    const id = randomUUID();
+    this.matchIds.push(id);
+    const a = i % PLAYERS;
+    const b = (a + 1 + (Math.floor(i / PLAYERS) % (PLAYERS - 1))) % PLAYERS;
+    const seats = [this.players[a], this.players[b]];
+    const created = new Date(this.t0 + i * 60_000);
+    const finished = new Date(created.getTime() + 30 * 60_000);
+    rows.Match.push(line([id, 'FINISHED', t.events, 2, false, JSON.stringify(t.rules), t.seed, t.state, t.winner, t.events, seats[0], created, finished, created, finished]));
+    seats.forEach((p, s) => {
+      rows.Seat.push(line([id, s, p, s, false]));
+      rows.Team.push(line([id, s, t.scores[s]]));
+      rows.PlayerMatch.push(line([p, id, created, 'FINISHED', s]));
+    });
+    for (const r of t.rounds) rows.Round.push(line([id, r.number, r.seed, r.starter, 'FINISHED', r.snapshot, r.result, created, finished]));
+    for (const m of t.moves) {
+      // The actor is stored on a command's first move only; a bot's has none.
+      rows.Move.push(line([id, m.seq, m.round, m.seat, m.type, m.tile?.high ?? null, m.tile?.low ?? null, m.end, m.points, m.count, m.type === 'PASS' ? null : seats[m.seat], created]));
+    }
+    for (const d of statsDeltas({ seats, teams: [[0], [1]], teamOfSeat: [0, 1], rounds: t.rounds.map((r) => r.parsed), matchFinished: true, winnerTeam: t.winner })) {
+      const prev = this.stats.get(d.playerId);
+      this.stats.set(d.playerId, prev ? addDelta(prev, d) : d);
+    }
+  }
+
+  /** The totals so far, as the StatsWriter would have left them. */
+  private async writeStats(): Promise<void> {
+    await this.sql`DELETE FROM "PlayerStats"`;
+    const cols = ['playerId', 'matchesPlayed', 'matchesWon', 'roundsPlayed', 'pointsScored', 'roundsWonByDomino', 'roundsWonByBlock', 'biggestPlay'] as const;
+    await copyInto(this.sql, 'PlayerStats', [...cols], [...this.stats.values()].map((d) => line(cols.map((c) => d[c]))));
+  }
+}
+
+const Q_PAGE = `query($p: ID!) { matches(playerId: $p, first: 20) { totalCount pageInfo { hasNextPage endCursor }
+  edges { cursor node { id status createdAt winner { index score } teams { index score } seats { index team player { id name } } } } } }`;
+const Q_STATS = `query($p: ID!) { playerStats(playerId: $p) { matchesPlayed matchesWon matchesLost winRate roundsPlayed pointsScored averagePointsPerRound roundsWonByDomino roundsWonByBlock biggestPlay } }`;
+const Q_LEADERS = `{ leaderboard(first: 20) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { rank player { id name } stats { matchesWon matchesPlayed winRate } } } } }`;
+
+type Metric = 'history page' | 'match record' | 'player stats' | 'leaderboard';
+const METRICS: Metric[] = ['history page', 'match record', 'player stats', 'leaderboard'];
+
+async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const body = (await res.json()) as { errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+}
+
+/** Interleaves the four requests (so drift hits all alike) and returns p50/p99 of each, in ms. */
+async function measure(url: string, seeder: Seeder): Promise<Record<Metric, { p50: number; p99: number }>> {
+  const times: Record<Metric, number[]> = { 'history page': [], 'match record': [], 'player stats': [], leaderboard: [] };
+  let x = 12345;
+  const pick = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n);
+  const run: Record<Metric, () => Promise<void>> = {
+    'history page': () => gql(url, Q_PAGE, { p: seeder.players[pick(PLAYERS)] }),
+    'match record': async () => {
+      const res = await fetch(`${url}/matches/${seeder.matchIds[pick(seeder.matchIds.length)]}/record`);
+      if (res.status !== 200) throw new Error(`record: HTTP ${res.status}`);
+      await res.json();
+    },
+    'player stats': () => gql(url, Q_STATS, { p: seeder.players[pick(PLAYERS)] }),
+    leaderboard: () => gql(url, Q_LEADERS, {}),
+  };
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    for (const m of METRICS) {
+      const t = performance.now();
+      await run[m]();
+      if (i >= WARMUP) times[m].push(performance.now() - t);
+    }
+  }
+  const out = {} as Record<Metric, { p50: number; p99: number }>;
+  for (const m of METRICS) {
+    const s = times[m].sort((p, q) => p - q);
+    out[m] = { p50: quantile(s, 0.5), p99: quantile(s, 0.99) };
+  }
+  return out;
+}
+
+async function database(): Promise<{ url: string; db: RunningDatabase | null; dir: string | null }> {
+  const given = process.env.DATABASE_URL;
+  if (given) {
+    const name = decodeURIComponent(new URL(given).pathname.slice(1));
+    if (!/bench|test/i.test(name)) throw new Error(`refusing to seed database "${name}": its name must contain "bench" or "test"`);
+    return { url: given, db: null, dir: null };
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'dominoes-bench-pg-'));
+  await chmod(dir, 0o755); // PostgreSQL runs as its own unprivileged user
+  const db = await startEmbedded(join(dir, 'data'), 0, 'dominoes_bench');
+  return { url: db.url, db, dir };
+}
+
+async function main(): Promise<void> {
+  const { url, db: embedded, dir } = await database();
+  const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { synchronous_commit: 'off' } });
+  let server: Awaited<ReturnType<typeof startServer>> | null = null;
+  try {
+    await applyMigrations(url);
+    await sql`TRUNCATE "PlayerStats", "PlayerMatch", "MatchEvent", "Move", "Round", "Team", "Seat", "Match", "Player" CASCADE`;
+
+    let t = performance.now();
+    const rules = resolveRules({ targetScore: 100 });
+    const templates = Array.from({ length: TEMPLATES }, (_, k) => playTemplate(1000 + k, rules));
+    const movesPer = templates.reduce((s, x) => s + x.moves.length, 0) / TEMPLATES;
+    const roundsPer = templates.reduce((s, x) => s + x.rounds.length, 0) / TEMPLATES;
+    console.log(`engine: ${TEMPLATES} distinct matches in ${((performance.now() - t) / 1000).toFixed(1)} s (${movesPer.toFixed(0)} moves, ${roundsPer.toFixed(1)} rounds each on average)`);
+
+    const players = Array.from({ length: PLAYERS }, () => randomUUID());
+    await copyInto(sql, 'Player', ['id', 'name', 'tokenHash'], players.map((id, i) => line([id, `bench-${i}`, `bench-token-${id}`])));
+    const seeder = new Seeder(sql, templates, players);
+
+    server = await startServer(loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url, MIGRATE_ON_START: 'false' }), { logger: false });
+    const results: Record<number, Record<Metric, { p50: number; p99: number }>> = {};
+    let seeded = 0;
+    for (const n of SIZES) {
+      t = performance.now();
+      await seeder.seed(seeded, n);
+      seeded = n;
+      await sql`VACUUM ANALYZE`;
+      console.log(`seeded ${n.toLocaleString('en')} matches (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+      results[n] = await measure(server.url, seeder);
+    }
+    console.log('');
+    console.log(`${'metric'.padEnd(14)} ${'p50@1k'.padStart(8)} ${'p99@1k'.padStart(8)} ${'p50@100k'.padStart(9)} ${'p99@100k'.padStart(9)} ${'p99 ratio'.padStart(9)}`);
+    let ok = true;
+    for (const m of METRICS) {
+      const [s, l] = [results[SIZES[0]][m], results[SIZES[SIZES.length - 1]][m]];
+      const ratio = l.p99 / s.p99;
+      const pass = l.p99 <= 20 && ratio <= 2;
+      ok &&= pass;
+      console.log(`${m.padEnd(14)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)} ${l.p50.toFixed(2).padStart(9)} ${l.p99.toFixed(2).padStart(9)} ${ratio.toFixed(2).padStart(9)}  ${pass ? 'ok' : 'MISSED'}`);
+    }
+    console.log(`\n(ms over HTTP, ${SAMPLES} samples each after ${WARMUP} warm-ups; targets p99 ≤ 20 ms at 100k and p99@100k / p99@1k ≤ 2: ${ok ? 'met' : 'NOT met'})`);
+  } finally {
+    await server?.close();
+    await sql.end().catch(() => {});
+    await embedded?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
