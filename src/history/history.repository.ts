@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { MatchRecord, MatchStatusValue } from '../matches/match-record.js';
 import { matchInclude, toRecord } from '../matches/matches.repository.js';
 
@@ -12,6 +12,11 @@ export interface MatchFilter {
 }
 
 type Key = { createdAt: Date; id: string };
+
+/** createdAt columns are `timestamp(3)` holding UTC wall time (Prisma's convention). */
+const utc = (d: Date) => Prisma.sql`(${d.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
+
+type RawMatch = Omit<MatchRecord, 'seed' | 'seats' | 'createdAt'> & { seed: bigint | number | string; createdAt: Date | string; seats: MatchRecord['seats'] | null; total: bigint | number };
 
 function createdRange(f: MatchFilter): Prisma.DateTimeFilter | undefined {
   if (!f.from && !f.to) return undefined;
@@ -31,25 +36,40 @@ export class HistoryRepository {
   /**
    * One player's matches through the PlayerMatch index (playerId, [status,] createdAt desc,
    * matchId desc): the page and its count touch only that player's rows, however many matches
-   * exist; then the page's matches are read by primary key.
+   * exist. One statement: the page's keys, their matches and seats, and the count.
    */
   private async playerPage(playerId: string, f: MatchFilter, take: number, after: Key | null): Promise<{ rows: MatchRecord[]; total: number }> {
-    const where: Prisma.PlayerMatchWhereInput = { playerId, ...(f.status ? { status: f.status } : {}), ...(createdRange(f) ? { createdAt: createdRange(f) } : {}) };
-    const keyset: Prisma.PlayerMatchWhereInput = after
-      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, matchId: { lt: after.id } }] }
-      : {};
-    const [ids, total] = await Promise.all([
-      this.prisma.playerMatch.findMany({ where: { AND: [where, keyset] }, orderBy: [{ createdAt: 'desc' }, { matchId: 'desc' }], take, select: { matchId: true } }),
-      this.prisma.playerMatch.count({ where }),
-    ]);
-    if (ids.length === 0) return { rows: [], total };
-    const found = await this.prisma.match.findMany({ where: { id: { in: ids.map((r) => r.matchId) } }, include: matchInclude });
-    const byId = new Map(found.map((m) => [m.id, m]));
-    const rows = ids.flatMap((r) => {
-      const m = byId.get(r.matchId);
-      return m ? [toRecord(m)] : [];
-    });
-    return { rows, total };
+    const filters = [
+      Prisma.sql`pm."playerId" = ${playerId}::uuid`,
+      ...(f.status ? [Prisma.sql`pm."status" = ${f.status}::"MatchStatus"`] : []),
+      ...(f.from ? [Prisma.sql`pm."createdAt" >= ${utc(f.from)}`] : []),
+      ...(f.to ? [Prisma.sql`pm."createdAt" < ${utc(f.to)}`] : []),
+    ];
+    const where = Prisma.join(filters, ' AND ');
+    const keyset = after ? Prisma.sql`AND (pm."createdAt", pm."matchId") < (${utc(after.createdAt)}, ${after.id}::uuid)` : Prisma.empty;
+    const rows = await this.prisma.$queryRaw<RawMatch[]>`
+      WITH total AS (SELECT count(*) AS n FROM "PlayerMatch" pm WHERE ${where}),
+      page AS (
+        SELECT pm."matchId", pm."createdAt" FROM "PlayerMatch" pm
+        WHERE ${where} ${keyset}
+        ORDER BY pm."createdAt" DESC, pm."matchId" DESC
+        LIMIT ${take})
+      SELECT t.n AS "total", m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."seed", m."state",
+             m."lastEventSeq", m."createdAt", m."winnerTeam",
+             (SELECT json_agg(json_build_object(
+                       'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
+                       'isBot', s."isBot", 'botStrategy', s."botStrategy") ORDER BY s."index")
+                FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
+               WHERE s."matchId" = m."id") AS "seats"
+      FROM total t
+      LEFT JOIN page ON true
+      LEFT JOIN "Match" m ON m."id" = page."matchId"
+      ORDER BY page."createdAt" DESC, page."matchId" DESC`;
+    const total = Number(rows[0]?.total ?? 0);
+    const records = rows
+      .filter((r) => r.id !== null)
+      .map(({ total: _t, ...r }) => ({ ...r, seed: Number(r.seed), createdAt: new Date(r.createdAt), seats: r.seats ?? [] }));
+    return { rows: records, total };
   }
 
   private async allPage(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: MatchRecord[]; total: number }> {

@@ -4,53 +4,67 @@ import type { End, RoundResult, Rules } from '../domain/index.js';
 import type { MatchStatusValue } from '../matches/match-record.js';
 import type { RecordSource } from './record-format.js';
 
-/** Reads what a match record is made of: four indexed reads by match id, no snapshots. */
+type Raw = {
+  id: string;
+  status: MatchStatusValue;
+  createdAt: Date | string;
+  finishedAt: Date | string | null;
+  seatCount: number;
+  partnerships: boolean;
+  rules: Rules;
+  winnerTeam: number | null;
+  seats: RecordSource['seats'] | null;
+  scores: number[] | null;
+  rounds: RecordSource['rounds'] | null;
+  /** [seq, round, seat, type, tileHigh, tileLow, end, points, count]: compact, it is the bulk */
+  moves: [number, number, number, 'PLAY' | 'DRAW' | 'PASS', number | null, number | null, End | null, number, number | null][] | null;
+};
+
+/** Reads what a match record is made of in one statement: no snapshots, never a seed. */
 @Injectable()
 export class RecordRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The match's status alone when it is not FINISHED; its full source when it is; null if none. */
   async load(matchId: string): Promise<{ status: MatchStatusValue; source: RecordSource | null } | null> {
-    const m = await this.prisma.match.findUnique({
-      where: { id: matchId },
-      select: {
-        id: true, status: true, createdAt: true, finishedAt: true, seatCount: true, partnerships: true, rules: true, winnerTeam: true,
-        seats: { orderBy: { index: 'asc' }, select: { index: true, team: true, isBot: true, botStrategy: true, playerId: true, player: { select: { name: true } } } },
-        teams: { orderBy: { index: 'asc' }, select: { score: true } },
-      },
-    });
+    const rows = await this.prisma.$queryRaw<Raw[]>`
+      SELECT m."id", m."status"::text AS "status", m."createdAt", m."finishedAt", m."seatCount", m."partnerships", m."rules", m."winnerTeam",
+        (SELECT json_agg(json_build_object('index', s."index", 'team', s."team", 'isBot', s."isBot", 'botStrategy', s."botStrategy",
+                                           'playerId', s."playerId", 'playerName', p."name") ORDER BY s."index")
+           FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId" WHERE s."matchId" = m."id") AS "seats",
+        (SELECT json_agg(t."score" ORDER BY t."index") FROM "Team" t WHERE t."matchId" = m."id") AS "scores",
+        CASE WHEN m."status" = 'FINISHED' THEN
+          (SELECT json_agg(json_build_object('number', r."number", 'starter', r."starter", 'status', r."status", 'result', r."result") ORDER BY r."number")
+             FROM "Round" r WHERE r."matchId" = m."id") END AS "rounds",
+        CASE WHEN m."status" = 'FINISHED' THEN
+          (SELECT json_agg(json_build_array(v."seq", v."round", v."seat", v."type", v."tileHigh", v."tileLow", v."end", v."points", v."count") ORDER BY v."seq")
+             FROM "Move" v WHERE v."matchId" = m."id") END AS "moves"
+      FROM "Match" m WHERE m."id" = ${matchId}::uuid`;
+    const m = rows[0];
     if (!m) return null;
     if (m.status !== 'FINISHED' || m.winnerTeam === null) return { status: m.status, source: null };
-    const [rounds, moves] = await Promise.all([
-      this.prisma.round.findMany({ where: { matchId }, orderBy: { number: 'asc' }, select: { number: true, starter: true, status: true, result: true } }),
-      this.prisma.move.findMany({
-        where: { matchId },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, round: true, seat: true, type: true, tileHigh: true, tileLow: true, end: true, points: true, count: true },
-      }),
-    ]);
     return {
       status: m.status,
       source: {
         id: m.id,
-        createdAt: m.createdAt,
-        finishedAt: m.finishedAt,
+        createdAt: new Date(m.createdAt),
+        finishedAt: m.finishedAt === null ? null : new Date(m.finishedAt),
         seatCount: m.seatCount,
         partnerships: m.partnerships,
-        rules: m.rules as unknown as Rules,
+        rules: m.rules,
         winnerTeam: m.winnerTeam,
-        seats: m.seats.map(({ player, ...s }) => ({ ...s, playerName: player?.name ?? null })),
-        scores: m.teams.map((t) => t.score),
-        rounds: rounds.map((r) => ({ ...r, result: r.result as unknown as RoundResult | null })),
-        moves: moves.map((mv) => ({
-          seq: mv.seq,
-          round: mv.round,
-          seat: mv.seat,
-          type: mv.type,
-          tile: mv.tileHigh === null || mv.tileLow === null ? null : { high: mv.tileHigh, low: mv.tileLow },
-          end: mv.end as End | null,
-          points: mv.points,
-          count: mv.count,
+        seats: m.seats ?? [],
+        scores: m.scores ?? [],
+        rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result as RoundResult | null })),
+        moves: (m.moves ?? []).map(([seq, round, seat, type, high, low, end, points, count]) => ({
+          seq,
+          round,
+          seat,
+          type,
+          tile: high === null || low === null ? null : { high, low },
+          end,
+          points,
+          count,
         })),
       },
     };

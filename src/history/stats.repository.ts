@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 
 /** A player's stored totals (the row of PlayerStats), as plain data. */
 export interface StatsRow {
@@ -22,20 +22,8 @@ export interface LeaderKey {
   playerId: string;
 }
 
-const select = {
-  playerId: true,
-  matchesPlayed: true,
-  matchesWon: true,
-  roundsPlayed: true,
-  pointsScored: true,
-  roundsWonByDomino: true,
-  roundsWonByBlock: true,
-  biggestPlay: true,
-  player: { select: { name: true } },
-} as const;
-
-type Row = Prisma.PlayerStatsGetPayload<{ select: typeof select }>;
-const toRow = ({ player, ...r }: Row): StatsRow => ({ ...r, playerName: player.name });
+const COLUMNS = Prisma.sql`s."playerId", p."name" AS "playerName", s."matchesPlayed", s."matchesWon", s."roundsPlayed", s."pointsScored",
+  s."roundsWonByDomino", s."roundsWonByBlock", s."biggestPlay"`;
 
 /** Reads of the stats the StatsWriter keeps: one row per player, an index for the leaderboard. */
 @Injectable()
@@ -43,30 +31,33 @@ export class StatsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async ofPlayer(playerId: string): Promise<StatsRow | null> {
-    const r = await this.prisma.playerStats.findUnique({ where: { playerId }, select });
-    return r ? toRow(r) : null;
+    const rows = await this.prisma.$queryRaw<StatsRow[]>`
+      SELECT ${COLUMNS} FROM "PlayerStats" s JOIN "Player" p ON p."id" = s."playerId" WHERE s."playerId" = ${playerId}::uuid`;
+    return rows[0] ?? null;
   }
 
-  /** Rows strictly after `k` in leaderboard order. */
-  private after(k: LeaderKey): Prisma.PlayerStatsWhereInput {
-    return {
-      OR: [
-        { matchesWon: { lt: k.won } },
-        { matchesWon: k.won, matchesPlayed: { gt: k.played } },
-        { matchesWon: k.won, matchesPlayed: k.played, playerId: { gt: k.playerId } },
-      ],
-    };
-  }
-
-  /** A page of the leaderboard, how many rows come before it (for ranks), and the total. */
+  /**
+   * A page of the leaderboard, how many entries precede it (for ranks) and the total, in one
+   * statement. The page is an index range scan on (matchesWon desc, matchesPlayed, playerId).
+   */
   async leaderboard(take: number, after: LeaderKey | null): Promise<{ rows: StatsRow[]; before: number; total: number }> {
-    const onBoard: Prisma.PlayerStatsWhereInput = { matchesPlayed: { gt: 0 } };
-    const where = after ? { AND: [onBoard, this.after(after)] } : onBoard;
-    const [rows, total, rest] = await Promise.all([
-      this.prisma.playerStats.findMany({ where, orderBy: [{ matchesWon: 'desc' }, { matchesPlayed: 'asc' }, { playerId: 'asc' }], take, select }),
-      this.prisma.playerStats.count({ where: onBoard }),
-      after ? this.prisma.playerStats.count({ where }) : Promise.resolve(null),
-    ]);
-    return { rows: rows.map(toRow), total, before: rest === null ? 0 : total - rest };
+    // Strictly after k in (wins desc, played asc, id asc); "before" is its complement.
+    const past = after
+      ? Prisma.sql`(s."matchesWon" < ${after.won} OR (s."matchesWon" = ${after.won} AND (s."matchesPlayed" > ${after.played}
+          OR (s."matchesPlayed" = ${after.played} AND s."playerId" > ${after.playerId}::uuid))))`
+      : Prisma.sql`true`;
+    const rows = await this.prisma.$queryRaw<(StatsRow & { total: bigint | number; before: bigint | number })[]>`
+      WITH counts AS (
+        SELECT count(*) AS total, count(*) FILTER (WHERE NOT ${past}) AS before FROM "PlayerStats" s WHERE s."matchesPlayed" > 0),
+      page AS (
+        SELECT ${COLUMNS} FROM "PlayerStats" s JOIN "Player" p ON p."id" = s."playerId"
+        WHERE s."matchesPlayed" > 0 AND ${past}
+        ORDER BY s."matchesWon" DESC, s."matchesPlayed" ASC, s."playerId" ASC
+        LIMIT ${take})
+      SELECT c.total, c.before, page.* FROM counts c LEFT JOIN page ON true
+      ORDER BY page."matchesWon" DESC, page."matchesPlayed" ASC, page."playerId" ASC`;
+    const total = Number(rows[0]?.total ?? 0);
+    const before = Number(rows[0]?.before ?? 0);
+    return { rows: rows.filter((r) => r.playerId !== null).map(({ total: _t, before: _b, ...r }) => r), total, before };
   }
 }
