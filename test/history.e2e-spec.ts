@@ -99,6 +99,11 @@ describe('match history', () => {
     const cys = (await c.request<{ matches: Page }>(Q_HISTORY, { playerId: c.id })).matches;
     expect(cys.edges.map((e) => e.node.id)).toEqual([newer.id, created[2]]);
     expect(await a.errorCode(Q_HISTORY, { playerId: a.id, after: 'nonsense' })).toBe('BAD_USER_INPUT');
+    // Leaving a WAITING match takes it out of the leaver's history.
+    const { createMatch: left } = await c.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    expect((await c.request<{ matches: Page }>(Q_HISTORY, { playerId: c.id })).matches.edges[0].node.id).toBe(left.id);
+    await c.request(`mutation($id: ID!) { leaveMatch(matchId: $id) { status } }`, { id: left.id });
+    expect((await c.request<{ matches: Page }>(Q_HISTORY, { playerId: c.id })).matches.edges.map((e) => e.node.id)).toEqual([newer.id, created[2]]);
   });
 
   it('replays every round move by move with boardAt, agreeing with the moves and the final board', async () => {
@@ -216,6 +221,20 @@ describe('match history', () => {
     const play = rec.rounds[0].moves.find((m) => m.type === 'PLAY' && m.points > 0)!;
     play.points += 5;
     expect(reverify(rec).problems.length).toBeGreaterThan(0);
+    // A resigned match: its cut-short round is exported with its plays, without draws' tiles.
+    const { createMatch: r } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    await b.request(M_JOIN, { id: r.id });
+    await a.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: r.id });
+    const resigned = (await (await fetch(`${app.url}/matches/${r.id}/record`)).json()) as RecordT & { ending: string };
+    expect(validate(resigned).errors).toBeNull();
+    expect(resigned.ending).toBe('RESIGNED');
+    expect(resigned.rounds.at(-1)!.status).toBe('UNFINISHED');
+    expect(resigned.rounds.at(-1)!.moves.filter((m) => m.type === 'DRAW').every((m) => m.tile === null)).toBe(true);
+    expect(reverify(resigned).problems).toEqual([]);
+    expect(resigned.winner).toBe(1);
+    const { me } = await b.request<{ me: { stats: { matchesWon: number } } }>(Q_STATS);
+    const bobWins = [...finals.values()].filter((f) => f.seats[f.winner!.index].player?.id === b.id).length;
+    expect(me.stats.matchesWon).toBe(bobWins + 1);
     // Unfinished, unknown and malformed ids.
     const waiting = await fetch(`${app.url}/matches/${waitingId}/record`);
     expect(waiting.status).toBe(409);
