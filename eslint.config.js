@@ -7,7 +7,22 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setImmediate: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', performance: 'readonly', globalThis: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setImmediate: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+        globalThis: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       '@typescript-eslint/no-explicit-any': 'error',
@@ -21,9 +36,35 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@nestjs/*', '@prisma/*', 'graphql', 'graphql-*', 'pg', 'postgres', 'ioredis', 'class-validator', 'node:*', 'fs', 'net', 'http'], message: 'src/domain is pure: no framework, database or I/O imports.' },
             {
-              group: ['**/matches/*', '**/database/*', '**/config/*', '**/common/*', '**/players/*', '**/history/*', '**/realtime/*', '**/subscriptions/*', '**/generated/*'],
+              group: [
+                '@nestjs/*',
+                '@prisma/*',
+                'graphql',
+                'graphql-*',
+                'pg',
+                'postgres',
+                'ioredis',
+                'class-validator',
+                'node:*',
+                'fs',
+                'net',
+                'http',
+              ],
+              message: 'src/domain is pure: no framework, database or I/O imports.',
+            },
+            {
+              group: [
+                '**/matches/*',
+                '**/database/*',
+                '**/config/*',
+                '**/common/*',
+                '**/players/*',
+                '**/history/*',
+                '**/realtime/*',
+                '**/subscriptions/*',
+                '**/generated/*',
+              ],
               message: 'src/domain imports only src/domain.',
             },
           ],

@@ -107,8 +107,12 @@ const perSec = (n: number, ms: number): number => (n * 1000) / ms;
 const round4 = perSec(four.rounds, four.elapsed);
 const round2 = perSec(two.rounds, two.elapsed);
 const dealsPerSec = perSec(dealt.deals, dealt.elapsed);
-console.log(`4 players: ${Math.round(round4)} rounds/s, ${((four.elapsed * 1000) / four.moves).toFixed(3)} µs per move (${(four.moves / four.rounds).toFixed(1)} moves per round)`);
-console.log(`2 players: ${Math.round(round2)} rounds/s, ${((two.elapsed * 1000) / two.moves).toFixed(3)} µs per move (${(two.moves / two.rounds).toFixed(1)} moves per round)`);
+console.log(
+  `4 players: ${Math.round(round4)} rounds/s, ${((four.elapsed * 1000) / four.moves).toFixed(3)} µs per move (${(four.moves / four.rounds).toFixed(1)} moves per round)`,
+);
+console.log(
+  `2 players: ${Math.round(round2)} rounds/s, ${((two.elapsed * 1000) / two.moves).toFixed(3)} µs per move (${(two.moves / two.rounds).toFixed(1)} moves per round)`,
+);
 console.log(`shuffle-and-deal: ${Math.round(dealsPerSec)} deals/s, ${(1e6 / dealsPerSec).toFixed(3)} µs per deal`);
 console.log(`one 4-player round costs ${(dealsPerSec / round4).toFixed(1)} deals`);
 console.log(`one 2-player round costs ${(dealsPerSec / round2).toFixed(1)} deals`);

@@ -30,7 +30,9 @@ interface Phase {
 }
 
 async function serviceClient(url: string, until: number, phase: Phase, id: number): Promise<void> {
-  const tokens = await Promise.all([0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `bench${id}-${i}` })).registerPlayer.token));
+  const tokens = await Promise.all(
+    [0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `bench${id}-${i}` })).registerPlayer.token),
+  );
   let matchId = '';
   let turn = 0;
   const newMatch = async () => {
@@ -41,12 +43,26 @@ async function serviceClient(url: string, until: number, phase: Phase, id: numbe
   let pick = id * 7919;
   while (Date.now() < until) {
     const token = tokens[turn];
-    const view = (await gql<{ match: { version: number; legalMoves: { tile: unknown; end: string | null }[]; canDraw: boolean } }>(url, MINE, { id: matchId }, token)).match;
+    const view = (
+      await gql<{ match: { version: number; legalMoves: { tile: unknown; end: string | null }[]; canDraw: boolean } }>(
+        url,
+        MINE,
+        { id: matchId },
+        token,
+      )
+    ).match;
     const t0 = performance.now();
     let res: { status: string; turn: number };
     if (view.legalMoves.length > 0) {
       const mv = view.legalMoves[pick++ % view.legalMoves.length];
-      res = (await gql<{ playTile: { status: string; turn: number } }>(url, PLAY, { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } }, token)).playTile;
+      res = (
+        await gql<{ playTile: { status: string; turn: number } }>(
+          url,
+          PLAY,
+          { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } },
+          token,
+        )
+      ).playTile;
     } else {
       res = (await gql<{ drawTile: { status: string; turn: number } }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
     }
@@ -60,7 +76,9 @@ async function serviceClient(url: string, until: number, phase: Phase, id: numbe
 async function runService(url: string, clients: number): Promise<Phase & { sqlPerMove: number }> {
   const phase: Phase = { moves: 0, seconds: SERVICE_SECONDS, latencies: [] };
   // Warm-up: JIT, pools, caches.
-  await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + 1000, { moves: 0, seconds: 0, latencies: [] }, 1000 + i)));
+  await Promise.all(
+    Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + 1000, { moves: 0, seconds: 0, latencies: [] }, 1000 + i)),
+  );
   const before = (await metrics(url)).sqlStatements;
   const start = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + SERVICE_SECONDS * 1000, phase, i)));
@@ -94,7 +112,11 @@ async function runBaseline(dbUrl: string, clients: number, seconds: number, snap
       while (Date.now() < until) {
         const t0 = performance.now();
         await c.query('BEGIN');
-        const r = await c.query('UPDATE bench_match SET version = version + 1, state = $3 WHERE id = $1 AND version = $2 RETURNING version', [id, version, snapshot]);
+        const r = await c.query('UPDATE bench_match SET version = version + 1, state = $3 WHERE id = $1 AND version = $2 RETURNING version', [
+          id,
+          version,
+          snapshot,
+        ]);
         version = r.rows[0].version as number;
         await c.query('INSERT INTO bench_move VALUES ($1, $2, 0, $3, 6, 4, $4, 10, 10)', [id, version, 'PLAY', 'LEFT']);
         await c.query('UPDATE bench_round SET snapshot = $2 WHERE match_id = $1 AND number = 1', [id, snapshot]);
@@ -115,7 +137,9 @@ async function main(): Promise<void> {
   const server = await startServerProcess(db.url);
   try {
     // A real snapshot, so the baseline writes as many bytes as the service does.
-    const tokens = await Promise.all([0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(server.url, REGISTER, { n: `probe${i}` })).registerPlayer.token));
+    const tokens = await Promise.all(
+      [0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(server.url, REGISTER, { n: `probe${i}` })).registerPlayer.token),
+    );
     const id = (await gql<{ createMatch: { id: string } }>(server.url, CREATE, {}, tokens[0])).createMatch.id;
     await gql(server.url, JOIN, { id }, tokens[1]);
     const probe = new pg.Client({ connectionString: db.url });
@@ -123,7 +147,9 @@ async function main(): Promise<void> {
     const snapshot = JSON.stringify((await probe.query('SELECT state FROM "Match" WHERE id = $1', [id])).rows[0].state);
     await probe.end();
 
-    console.log(`bench:moves — ${SERVICE_SECONDS}s per service phase, snapshot ${snapshot.length} bytes, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`);
+    console.log(
+      `bench:moves — ${SERVICE_SECONDS}s per service phase, snapshot ${snapshot.length} bytes, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`,
+    );
     for (const clients of CONCURRENCY) {
       const before = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
       const service = await runService(server.url, clients);

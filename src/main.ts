@@ -7,10 +7,12 @@ function reasonOf(e: unknown): string {
   if (e instanceof ConfigError) return e.message;
   if (err.code === 'EADDRINUSE') return `port ${err.port ?? ''} is already in use (set PORT)`;
   if (err.code === 'EACCES') return `no permission to listen on port ${err.port ?? ''} (set PORT)`;
-  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN') return `cannot reach the database: ${err.message} (check DATABASE_URL)`;
+  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
+    return `cannot reach the database: ${err.message} (check DATABASE_URL)`;
   if (typeof err.code === 'string' && /^(28|3D|08)/.test(err.code)) return `database refused the connection: ${err.message} (check DATABASE_URL)`;
   const message = (err.message ?? String(e)).replace(/\s*\n\s*/g, ' ').trim();
-  if (/reach database server|database .* does not exist|authentication failed/i.test(message)) return `cannot reach the database: ${message} (check DATABASE_URL)`;
+  if (/reach database server|database .* does not exist|authentication failed/i.test(message))
+    return `cannot reach the database: ${message} (check DATABASE_URL)`;
   return message;
 }
 

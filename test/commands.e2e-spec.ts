@@ -23,7 +23,15 @@ describe('commands: races, idempotency and typed errors', () => {
     const b = await app.player('b');
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules } });
     await b.request(M_JOIN, { id: createMatch.id });
-    return { id: createMatch.id, a, b, bySeat: new Map([[0, a], [1, b]]) };
+    return {
+      id: createMatch.id,
+      a,
+      b,
+      bySeat: new Map([
+        [0, a],
+        [1, b],
+      ]),
+    };
   }
 
   const moveCount = (matchId: string) => prisma.move.count({ where: { matchId } });
@@ -36,7 +44,14 @@ describe('commands: races, idempotency and typed errors', () => {
     const before = await moveCount(id);
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        mover.raw(PLAY, { i: { matchId: id, tile: me.legalMoves[i % me.legalMoves.length].tile, end: me.legalMoves[i % me.legalMoves.length].end, expectedVersion: i % 2 ? me.version : null } }),
+        mover.raw(PLAY, {
+          i: {
+            matchId: id,
+            tile: me.legalMoves[i % me.legalMoves.length].tile,
+            end: me.legalMoves[i % me.legalMoves.length].end,
+            expectedVersion: i % 2 ? me.version : null,
+          },
+        }),
       ),
     );
     const ok = results.filter((r) => !r.body.errors);
@@ -55,7 +70,9 @@ describe('commands: races, idempotency and typed errors', () => {
     const mover = bySeat.get(pub.turn!)!;
     const me = await viewOf(mover, id);
     const mv = me.legalMoves[0];
-    const results = await Promise.all(Array.from({ length: 20 }, () => mover.raw(PLAY, { i: { matchId: id, tile: mv.tile, end: mv.end, clientMoveId: 'retry-1' } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => mover.raw(PLAY, { i: { matchId: id, tile: mv.tile, end: mv.end, clientMoveId: 'retry-1' } })),
+    );
     for (const r of results) expect(r.body.errors).toBeUndefined();
     const answers = results.map((r) => JSON.stringify(r.body.data));
     expect([...new Set(answers)]).toEqual([answers[0]]);

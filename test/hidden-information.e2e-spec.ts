@@ -47,7 +47,11 @@ describe('hidden information', () => {
       if (state.status !== 'IN_PROGRESS') break;
       if (state.round.status === 'IN_PROGRESS') {
         const boneyard = new Set(state.round.boneyard.map(tileKey));
-        const viewers: [number | null, GqlClient][] = [...[...bySeat].map(([s, c]) => [s, c] as [number, GqlClient]), [null, spectator], [null, app.anon]];
+        const viewers: [number | null, GqlClient][] = [
+          ...[...bySeat].map(([s, c]) => [s, c] as [number, GqlClient]),
+          [null, spectator],
+          [null, app.anon],
+        ];
         for (const [seat, client] of viewers) {
           const secret = new Set(boneyard);
           state.round.hands.forEach((hand, s) => s !== seat && hand.forEach((t) => secret.add(tileKey(t))));
@@ -65,7 +69,9 @@ describe('hidden information', () => {
       const me = await viewOf(mover, createMatch.id);
       if (me.legalMoves.length > 0) {
         const mv = me.legalMoves[Math.floor(rnd() * me.legalMoves.length)];
-        await mover.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', { i: { matchId: createMatch.id, tile: mv.tile, end: mv.end } });
+        await mover.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', {
+          i: { matchId: createMatch.id, tile: mv.tile, end: mv.end },
+        });
       } else await mover.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: { matchId: createMatch.id } });
     }
     expect(checks).toBeGreaterThan(100);

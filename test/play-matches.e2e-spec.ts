@@ -41,7 +41,21 @@ describe('complete matches over GraphQL', () => {
     ['fives-and-threes to 61', { seats: 2, rules: { scoring: 'FIVES_AND_THREES', targetScore: 61 } }],
     [
       'threes-and-fives, voluntary draw, per-hand rounding, play-out, highest double leads, random leader',
-      { seats: 3, bots: 1, botStrategy: 'RANDOM', rules: { scoring: 'THREES_AND_FIVES', voluntaryDraw: true, dominoRounding: 'PER_HAND', playOut: true, leadRule: 'HIGHEST_DOUBLE', firstLeader: 'RANDOM', spinnerEndsCount: true, handSize: 5 } },
+      {
+        seats: 3,
+        bots: 1,
+        botStrategy: 'RANDOM',
+        rules: {
+          scoring: 'THREES_AND_FIVES',
+          voluntaryDraw: true,
+          dominoRounding: 'PER_HAND',
+          playOut: true,
+          leadRule: 'HIGHEST_DOUBLE',
+          firstLeader: 'RANDOM',
+          spinnerEndsCount: true,
+          handSize: 5,
+        },
+      },
     ],
   ];
 

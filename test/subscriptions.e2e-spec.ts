@@ -20,7 +20,12 @@ interface Ev {
   seq: number;
   type: string;
   move: { seq: number; seat: number; type: string; tile: { high: number; low: number } | null } | null;
-  match: { version: number; mySeat: number | null; myHand: { high: number; low: number }[] | null; currentRound: { number: number; moves: { seat: number; type: string; tile: unknown }[] } | null };
+  match: {
+    version: number;
+    mySeat: number | null;
+    myHand: { high: number; low: number }[] | null;
+    currentRound: { number: number; moves: { seat: number; type: string; tile: unknown }[] } | null;
+  };
 }
 const pickEvent = (d: Record<string, unknown>) => d.matchEvents as Ev;
 
@@ -68,7 +73,8 @@ describe('subscriptions over graphql-ws', () => {
     const { matchId, bySeat } = await fourPlayerMatch(app, { handSize: 5 });
     const spectatorPlayer = await app.player('watcher');
     const subs = new Map<string, Subscriber<Ev>>();
-    for (const [seat, c] of bySeat) subs.set(`seat${seat}`, new Subscriber<Ev>(app.url, c.token).subscribe(S_EVENTS, { id: matchId, after: 0 }, pickEvent));
+    for (const [seat, c] of bySeat)
+      subs.set(`seat${seat}`, new Subscriber<Ev>(app.url, c.token).subscribe(S_EVENTS, { id: matchId, after: 0 }, pickEvent));
     subs.set('spectator', new Subscriber<Ev>(app.url, spectatorPlayer.token).subscribe(S_EVENTS, { id: matchId, after: 0 }, pickEvent));
     subs.set('anonymous', new Subscriber<Ev>(app.url).subscribe(S_EVENTS, { id: matchId, after: 0 }, pickEvent));
     // A client that will drop out mid-round and come back.
@@ -88,7 +94,8 @@ describe('subscriptions over graphql-ws', () => {
         lastSeenByFlaky = flaky.received.at(-1)!.seq;
         await flaky.close();
       }
-      if (movesPlayed === 9) reconnect = new Subscriber<Ev>(app.url, bySeat.get(1)!.token).subscribe(S_EVENTS, { id: matchId, after: lastSeenByFlaky }, pickEvent);
+      if (movesPlayed === 9)
+        reconnect = new Subscriber<Ev>(app.url, bySeat.get(1)!.token).subscribe(S_EVENTS, { id: matchId, after: lastSeenByFlaky }, pickEvent);
     }
     expect(reconnect).not.toBeNull();
     const lastEventSeq = await lastEventSeqOf(app, matchId);
@@ -112,7 +119,8 @@ describe('subscriptions over graphql-ws', () => {
         else if (e.move.type === 'PLAY') expect(e.move.tile).toEqual(ref.tile);
         else expect(e.move.tile).toBeNull();
         // The embedded match view redacts others' live draws too.
-        for (const m of e.match.currentRound?.moves ?? []) if (m.type === 'DRAW' && m.seat !== mySeat && e.type !== 'ROUND_ENDED') expect(m.tile).toBeNull();
+        for (const m of e.match.currentRound?.moves ?? [])
+          if (m.type === 'DRAW' && m.seat !== mySeat && e.type !== 'ROUND_ENDED') expect(m.tile).toBeNull();
       }
     }
     // The reconnecting client: exactly the events after its last seq, with no gap or repeat.
@@ -129,14 +137,20 @@ describe('subscriptions over graphql-ws', () => {
     await new Promise((r) => setTimeout(r, 200)); // let both subscriptions register
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await b.request(M_JOIN, { id: createMatch.id });
-    const bySeat = new Map([[0, a], [1, b]]);
+    const bySeat = new Map([
+      [0, a],
+      [1, b],
+    ]);
     const rnd = lcg(3);
     for (let i = 0; i < 6; i++) await step(bySeat, createMatch.id, rnd);
     const view = await viewOf(a, createMatch.id);
     const expectedFor = (seat: number) => (view.status === 'IN_PROGRESS' && view.turn === seat ? 1 : 0);
     await turnsA.until((r) => r.length >= 2 + expectedFor(0) - 1);
     await turnsB.until((r) => r.length >= 2);
-    for (const [sub, seat] of [[turnsA, 0], [turnsB, 1]] as const) {
+    for (const [sub, seat] of [
+      [turnsA, 0],
+      [turnsB, 1],
+    ] as const) {
       for (const m of sub.received) {
         expect(m.id).toBe(createMatch.id);
         expect(m.mySeat).toBe(seat);
@@ -147,7 +161,7 @@ describe('subscriptions over graphql-ws', () => {
   });
 
   it('closes a connection with a bad token (4403), and refuses myTurns without one', async () => {
-    const bad = new Subscriber(app.url, 'not-a-token').subscribe(S_EVENTS, { id: '00000000-0000-0000-0000-000000000000', after: 0 }, pickEvent);
+    const bad = new Subscriber<Ev>(app.url, 'not-a-token').subscribe(S_EVENTS, { id: '00000000-0000-0000-0000-000000000000', after: 0 }, pickEvent);
     expect(await bad.closed()).toBe(4403);
     const anon = new Subscriber(app.url).subscribe(S_TURNS, {}, (d) => d);
     await new Promise((r) => setTimeout(r, 300));
@@ -161,7 +175,10 @@ describe('two server instances sharing one database (PUBSUB=postgres)', () => {
   let b: RunningServer;
   beforeAll(async () => {
     a = await startTestApp({ PUBSUB: 'postgres' });
-    b = await startServer(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: a.databaseUrl, MIGRATE_ON_START: 'false', PUBSUB: 'postgres' }), { logger: false });
+    b = await startServer(
+      loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: a.databaseUrl, MIGRATE_ON_START: 'false', PUBSUB: 'postgres' }),
+      { logger: false },
+    );
   });
   afterAll(async () => {
     await b.close();
@@ -175,7 +192,10 @@ describe('two server instances sharing one database (PUBSUB=postgres)', () => {
     await p1.request(M_JOIN, { id: createMatch.id });
     const onB = new Subscriber<Ev>(b.url, p1.token).subscribe(S_EVENTS, { id: createMatch.id }, pickEvent);
     await new Promise((r) => setTimeout(r, 300)); // live only: subscribe before the moves
-    const bySeat = new Map([[0, p0], [1, p1]]);
+    const bySeat = new Map([
+      [0, p0],
+      [1, p1],
+    ]);
     const rnd = lcg(5);
     for (let i = 0; i < 8; i++) await step(bySeat, createMatch.id, rnd); // every request goes to A
     const last = await lastEventSeqOf(a, createMatch.id);

@@ -73,7 +73,16 @@ export interface ServerProcess {
 export function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['dist/src/main.js'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', METRICS: 'true', MIGRATE_ON_START: 'false', ...env },
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        METRICS: 'true',
+        MIGRATE_ON_START: 'false',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -110,7 +119,12 @@ export async function gql<T>(url: string, query: string, variables: Record<strin
 }
 
 export async function metrics(url: string): Promise<{ sqlStatements: number; openSubscriptions: number; rssBytes: number; heapUsedBytes: number }> {
-  return (await fetch(`${url}/metrics`)).json() as Promise<{ sqlStatements: number; openSubscriptions: number; rssBytes: number; heapUsedBytes: number }>;
+  return (await fetch(`${url}/metrics`)).json() as Promise<{
+    sqlStatements: number;
+    openSubscriptions: number;
+    rssBytes: number;
+    heapUsedBytes: number;
+  }>;
 }
 
 export function percentile(sorted: number[], p: number): number {

@@ -5,7 +5,7 @@ import { ApiError } from './api-error.js';
 export class PageInfo {
   @Field({ description: 'More items follow this page.' })
   hasNextPage!: boolean;
-  @Field(() => String, { nullable: true, description: "Pass as `after` for the next page; null on an empty page." })
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page; null on an empty page.' })
   endCursor!: string | null;
 }
 

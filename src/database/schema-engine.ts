@@ -16,9 +16,11 @@ import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 let wasmReady: Promise<void> | undefined;
 
 /** The slice of the WebAssembly global used here (TypeScript's es2023 lib leaves it out). */
-const wasm = (globalThis as unknown as {
-  WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: unknown } }> };
-}).WebAssembly;
+const wasm = (
+  globalThis as unknown as {
+    WebAssembly: { instantiate(bytes: Uint8Array, imports: object): Promise<{ instance: { exports: unknown } }> };
+  }
+).WebAssembly;
 
 function loadWasm(): Promise<void> {
   wasmReady ??= (async () => {

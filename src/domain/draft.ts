@@ -76,10 +76,17 @@ export function matchState(base: MatchState, d: Draft, finished: { winner: numbe
   };
 }
 
-export function record(d: Draft, seat: number, type: MoveRecord['type'], tile: Tile | null, end: End | null, points: number, count: number | null): MoveRecord {
+export function record(
+  d: Draft,
+  seat: number,
+  type: MoveRecord['type'],
+  tile: Tile | null,
+  end: End | null,
+  points: number,
+  count: number | null,
+): MoveRecord {
   d.lastSeq += 1;
   const move: MoveRecord = { seq: d.lastSeq, round: d.round.number, seat, type, tile, end, points, count };
   d.moves.push(move);
   return move;
 }
-

@@ -7,8 +7,12 @@ import type { LegalMove, MatchState, RoundState, Rules, Tile } from './types.js'
 
 function fitsAny(t: Tile, l: number, r: number, u: number, d: number): boolean {
   return (
-    t.high === l || t.low === l || t.high === r || t.low === r ||
-    (u >= 0 && (t.high === u || t.low === u)) || (d >= 0 && (t.high === d || t.low === d))
+    t.high === l ||
+    t.low === l ||
+    t.high === r ||
+    t.low === r ||
+    (u >= 0 && (t.high === u || t.low === u)) ||
+    (d >= 0 && (t.high === d || t.low === d))
   );
 }
 

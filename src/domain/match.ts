@@ -19,7 +19,11 @@ import type { Action, ApplyResult, DomainEvent, End, MatchConfig, MatchState, Ti
 
 /** Team i = {i} for individual play; {0,2} and {1,3} for partnerships (R2). */
 export function teamsFor(seats: number, partnerships: boolean): number[][] {
-  if (partnerships) return [[0, 2], [1, 3]];
+  if (partnerships)
+    return [
+      [0, 2],
+      [1, 3],
+    ];
   return Array.from({ length: seats }, (_, i) => [i]);
 }
 
@@ -149,10 +153,12 @@ function applyDraw(state: MatchState, seat: number): ApplyResult {
   // R15: the first playable drawn tile must be played at once. [engine] Under voluntaryDraw the
   // drawn tile simply joins the hand: the player chose to draw, so nothing is forced.
   const board = round.board;
-  const playable = board.lead !== null && ENDS.some((e) => {
-    const v = endValue(board, e);
-    return v >= 0 && (tile.high === v || tile.low === v);
-  });
+  const playable =
+    board.lead !== null &&
+    ENDS.some((e) => {
+      const v = endValue(board, e);
+      return v >= 0 && (tile.high === v || tile.low === v);
+    });
   d.round = withRound(round, {
     hands,
     boneyard: round.boneyard.slice(1),
@@ -165,4 +171,3 @@ function applyDraw(state: MatchState, seat: number): ApplyResult {
 function done(d: Draft): ApplyResult {
   return { ok: true, state: d.finalState ?? matchState(d.base, d, null), events: d.events };
 }
-

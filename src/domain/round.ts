@@ -34,10 +34,7 @@ export function bestDraw(drawn: readonly Tile[]): number {
  * double dealt, the heaviest hand leads with any tile (GB); ties go to the first tied seat
  * clockwise from the lot winner.
  */
-export function highestDoubleLeader(
-  hands: readonly (readonly Tile[])[],
-  lotWinner: number,
-): { seat: number; tile: Tile | null } {
+export function highestDoubleLeader(hands: readonly (readonly Tile[])[], lotWinner: number): { seat: number; tile: Tile | null } {
   let seat = -1;
   let tile: Tile | null = null;
   for (let s = 0; s < hands.length; s++) {

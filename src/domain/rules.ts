@@ -78,9 +78,7 @@ export function validateSetup(seats: number, partnerships: boolean, rules: Rules
   if (!isIntIn(rules.reserve, 0, TILE_COUNT)) {
     errors.push(`reserve must be a non-negative integer (got ${String(rules.reserve)})`);
   } else if (boneyard !== null && rules.reserve > boneyard) {
-    errors.push(
-      `reserve ${rules.reserve} exceeds the boneyard (${boneyard} tiles with ${seats} seats × ${rules.handSize})`,
-    );
+    errors.push(`reserve ${rules.reserve} exceeds the boneyard (${boneyard} tiles with ${seats} seats × ${rules.handSize})`);
   }
   for (const key of Object.keys(ENUMS) as (keyof Rules)[]) {
     const allowed = ENUMS[key] ?? [];

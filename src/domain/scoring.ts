@@ -60,11 +60,7 @@ export function dominoBonus(
  *   total) and each tied side gets 5·floor(R / 5k), i.e. 5·floor(R/10) for two (R20 [engine]),
  *   which keeps every share a multiple of 5.
  */
-export function blockedBonus(
-  hands: readonly (readonly Tile[])[],
-  teams: readonly (readonly number[])[],
-  variant: BlockedBonus,
-): number[] {
+export function blockedBonus(hands: readonly (readonly Tile[])[], teams: readonly (readonly number[])[], variant: BlockedBonus): number[] {
   const totals = teams.map((seats) => seats.reduce((sum, s) => sum + pipCount(hands[s]), 0));
   const awarded = new Array<number>(teams.length).fill(0);
   const low = Math.min(...totals);

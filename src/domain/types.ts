@@ -46,8 +46,7 @@ export interface MatchConfig {
 
 /** A command from a seat. Passing is never commanded: the engine passes automatically. */
 export type Action =
-  | { readonly type: 'PLAY'; readonly seat: number; readonly tile: Tile; readonly end?: End | null }
-  | { readonly type: 'DRAW'; readonly seat: number };
+  { readonly type: 'PLAY'; readonly seat: number; readonly tile: Tile; readonly end?: End | null } | { readonly type: 'DRAW'; readonly seat: number };
 
 export type MoveType = 'PLAY' | 'DRAW' | 'PASS';
 
@@ -81,7 +80,12 @@ export interface PlacedTile {
 
 export interface BoardState {
   readonly lead: Tile | null; // null before the first play
-  readonly arms: { readonly LEFT: readonly PlacedTile[]; readonly RIGHT: readonly PlacedTile[]; readonly UP: readonly PlacedTile[]; readonly DOWN: readonly PlacedTile[] };
+  readonly arms: {
+    readonly LEFT: readonly PlacedTile[];
+    readonly RIGHT: readonly PlacedTile[];
+    readonly UP: readonly PlacedTile[];
+    readonly DOWN: readonly PlacedTile[];
+  };
   /** Where the spinner lies: the lead, or index i of the LEFT/RIGHT arm; null while there is none. */
   readonly spinner: { readonly arm: 'LEAD' | 'LEFT' | 'RIGHT'; readonly index: number; readonly tile: Tile } | null;
 }
@@ -150,8 +154,7 @@ export type DomainEvent =
   | { readonly type: 'MATCH_FINISHED'; readonly winner: number; readonly scores: readonly number[] };
 
 export type ApplyResult =
-  | { readonly ok: true; readonly state: MatchState; readonly events: readonly DomainEvent[] }
-  | { readonly ok: false; readonly violation: Violation };
+  { readonly ok: true; readonly state: MatchState; readonly events: readonly DomainEvent[] } | { readonly ok: false; readonly violation: Violation };
 
 export interface LegalMove {
   readonly tile: Tile;

@@ -1,4 +1,14 @@
-import { countOf, openEnds, teamsFor, viewFor, type MatchView, type MoveRecord, type RoundResult, type RoundState, type Rules as DomainRules } from '../domain/index.js';
+import {
+  countOf,
+  openEnds,
+  teamsFor,
+  viewFor,
+  type MatchView,
+  type MoveRecord,
+  type RoundResult,
+  type RoundState,
+  type Rules as DomainRules,
+} from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
 import type { MatchRecord } from './match-record.js';
 import type { End, MatchStatus, MoveType, RoundEnd, RoundStatus } from './models/enums.js';

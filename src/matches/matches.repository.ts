@@ -3,7 +3,15 @@ import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from '../history/stats.writer.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../generated/prisma/client.js';
-import { VersionConflict, type Commit, type CommitResult, type EventWithMove, type FinishedRoundRecord, type MatchRecord, type StoredEvent } from './match-record.js';
+import {
+  VersionConflict,
+  type Commit,
+  type CommitResult,
+  type EventWithMove,
+  type FinishedRoundRecord,
+  type MatchRecord,
+  type StoredEvent,
+} from './match-record.js';
 
 export const matchInclude = { seats: { orderBy: { index: 'asc' }, include: { player: { select: { name: true } } } } } as const;
 export type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof matchInclude }>;
@@ -39,7 +47,11 @@ function isUniqueViolation(e: unknown): boolean {
   if (!(e instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (e.code === 'P2002') return true;
   const meta = e.meta as { code?: string; driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } } | undefined;
-  return meta?.code === '23505' || meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation' || meta?.driverAdapterError?.cause?.originalCode === '23505';
+  return (
+    meta?.code === '23505' ||
+    meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation' ||
+    meta?.driverAdapterError?.cause?.originalCode === '23505'
+  );
 }
 
 /** The only place that talks to the database about matches. */
@@ -217,7 +229,19 @@ export class MatchesRepository {
   /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */
   async eventsAfter(matchId: string, afterSeq: number, limit = 500): Promise<EventWithMove[]> {
     const rows = await this.prisma.$queryRaw<
-      { seq: number; type: string; moveSeq: number | null; round: number | null; seat: number | null; moveType: MoveRecord['type'] | null; tileHigh: number | null; tileLow: number | null; end: string | null; points: number | null; count: number | null }[]
+      {
+        seq: number;
+        type: string;
+        moveSeq: number | null;
+        round: number | null;
+        seat: number | null;
+        moveType: MoveRecord['type'] | null;
+        tileHigh: number | null;
+        tileLow: number | null;
+        end: string | null;
+        points: number | null;
+        count: number | null;
+      }[]
     >`
       SELECT e.seq, e.type, m.seq AS "moveSeq", m.round, m.seat, m.type::text AS "moveType", m."tileHigh", m."tileLow", m."end", m.points, m.count
       FROM "MatchEvent" e

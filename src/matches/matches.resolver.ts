@@ -39,7 +39,7 @@ export class MatchesResolver {
     return this.matches.leave(player, matchId);
   }
 
-  @Mutation(() => Match, { description: "Concedes a match in progress: the other side (the best-placed other side, with three or more) wins." })
+  @Mutation(() => Match, { description: 'Concedes a match in progress: the other side (the best-placed other side, with three or more) wins.' })
   @UseGuards(AuthGuard)
   resignMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.resign(player, matchId);
@@ -51,7 +51,9 @@ export class MatchesResolver {
     return this.matches.play(player, input);
   }
 
-  @Mutation(() => Match, { description: 'Draws one tile from the boneyard (only without a legal play, unless voluntaryDraw). A playable drawn tile must then be played.' })
+  @Mutation(() => Match, {
+    description: 'Draws one tile from the boneyard (only without a legal play, unless voluntaryDraw). A playable drawn tile must then be played.',
+  })
   @UseGuards(AuthGuard)
   drawTile(@Args('input') input: TurnInput, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.draw(player, input);

@@ -1,7 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import { apply, newMatch, resolveRules, teamsFor, validateSetup, type Action, type ApplyResult, type MatchState, type Rules } from '../domain/index.js';
+import {
+  apply,
+  newMatch,
+  resolveRules,
+  teamsFor,
+  validateSetup,
+  type Action,
+  type ApplyResult,
+  type MatchState,
+  type Rules,
+} from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
 import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
 import { planFromEngine } from './commit-plan.js';
@@ -82,7 +92,9 @@ export class MatchesService {
     const after = await this.run(matchId, (r) => {
       if (seatOf(r, player.id) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
       if (r.status !== 'WAITING') {
-        throw r.status === 'IN_PROGRESS' ? new ApiError('MATCH_FULL', 'every seat is taken') : new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
+        throw r.status === 'IN_PROGRESS'
+          ? new ApiError('MATCH_FULL', 'every seat is taken')
+          : new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
       }
       const free = r.seats.find((s) => !s.isBot && s.playerId === null);
       if (!free) throw new ApiError('MATCH_FULL', 'every seat is taken');
@@ -130,7 +142,10 @@ export class MatchesService {
           state: finishedState,
           winnerTeam: winner,
           finished: true,
-          events: [{ type: 'RESIGNED', moveSeq: null }, { type: 'MATCH_FINISHED', moveSeq: null }],
+          events: [
+            { type: 'RESIGNED', moveSeq: null },
+            { type: 'MATCH_FINISHED', moveSeq: null },
+          ],
         }),
       };
     });
@@ -138,7 +153,12 @@ export class MatchesService {
   }
 
   play(player: Player, input: PlayTileInput): Promise<Match> {
-    return this.turnCommand(player, input, (seat) => ({ type: 'PLAY', seat, tile: { high: input.tile.high, low: input.tile.low }, end: input.end ?? null }));
+    return this.turnCommand(player, input, (seat) => ({
+      type: 'PLAY',
+      seat,
+      tile: { high: input.tile.high, low: input.tile.low },
+      end: input.end ?? null,
+    }));
   }
 
   draw(player: Player, input: TurnInput): Promise<Match> {

@@ -38,7 +38,8 @@ export class MatchFeedService {
   /** Every stored event after `afterSeq` (none when null: live only), then live ones. */
   async matchEvents(matchId: string, afterSeq: number | null, viewer: Player | null): Promise<AsyncIterableIterator<{ matchEvents: MatchEvent }>> {
     assertMatchId(matchId);
-    if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0)) throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
+    if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
+      throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
     const record = await this.repo.find(matchId);
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     let delivered = afterSeq ?? record.lastEventSeq;

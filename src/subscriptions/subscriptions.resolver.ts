@@ -23,7 +23,8 @@ export class SubscriptionsResolver {
   }
 
   @Subscription(() => Match, {
-    description: "Pushes a match of the caller's each time it becomes the caller's turn there (after any move, at a round's start, at the match start).",
+    description:
+      "Pushes a match of the caller's each time it becomes the caller's turn there (after any move, at a round's start, at the match start).",
     resolve: (payload: { myTurns: Match }) => payload.myTurns,
   })
   @UseGuards(AuthGuard)

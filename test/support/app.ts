@@ -18,7 +18,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const serverUrl = process.env.TEST_PG_SERVER_URL;
   if (!serverUrl) throw new Error('TEST_PG_SERVER_URL is unset: run the e2e suites through jest (global setup)');
   const databaseUrl = await createTestDatabase(serverUrl);
-  const config = loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', ...env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'false' });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    MIGRATE_ON_START: 'false',
+  });
   const server = await startServer(config, { logger: false });
   const url = server.url;
   let n = 0;

@@ -36,7 +36,12 @@ export async function waitForHuman(client: GqlClient, matchId: string, timeoutMs
  * view's legalMoves / canDraw, and every view is checked for what it must and must not show.
  * Returns the final public view and the number of commands sent.
  */
-export async function driveMatch(bySeat: Map<number, GqlClient>, matchId: string, seed = 1, maxCommands = 5_000): Promise<{ final: MatchT; commands: number }> {
+export async function driveMatch(
+  bySeat: Map<number, GqlClient>,
+  matchId: string,
+  seed = 1,
+  maxCommands = 5_000,
+): Promise<{ final: MatchT; commands: number }> {
   const rnd = lcg(seed);
   const any = [...bySeat.values()][0];
   let commands = 0;

@@ -20,16 +20,36 @@ export const ROUND_FIELDS = `
   }
 `;
 
-export interface TileT { high: number; low: number }
-export interface MoveT { seq: number; round: number; seat: number; type: 'PLAY' | 'DRAW' | 'PASS'; tile: TileT | null; end: string | null; points: number; count: number | null }
+export interface TileT {
+  high: number;
+  low: number;
+}
+export interface MoveT {
+  seq: number;
+  round: number;
+  seat: number;
+  type: 'PLAY' | 'DRAW' | 'PASS';
+  tile: TileT | null;
+  end: string | null;
+  points: number;
+  count: number | null;
+}
 export interface RoundT {
-  number: number; status: string; starter: number; boneyardCount: number;
+  number: number;
+  status: string;
+  starter: number;
+  boneyardCount: number;
   board: { openEnds: { end: string; pips: number }[]; count: number; spinner: TileT | null };
   moves: MoveT[];
   result: { end: string; awarded: number[]; hands: { seat: number; tiles: TileT[] }[] } | null;
 }
 export interface MatchT {
-  id: string; status: string; version: number; turn: number | null; mySeat: number | null; canDraw: boolean;
+  id: string;
+  status: string;
+  version: number;
+  turn: number | null;
+  mySeat: number | null;
+  canDraw: boolean;
   rules: Record<string, unknown> & { targetScore: number };
   seats: { index: number; team: number; handCount: number; isBot: boolean; player: { id: string; name: string } | null }[];
   teams: { index: number; seats: number[]; score: number }[];

@@ -9,7 +9,10 @@ import type { TestApp } from './app.js';
  */
 export async function expectReplayable(app: TestApp, matchId: string): Promise<void> {
   const prisma = app.server.app.get(PrismaService);
-  const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId }, include: { rounds: { orderBy: { number: 'asc' } }, teams: { orderBy: { index: 'asc' } } } });
+  const m = await prisma.match.findUniqueOrThrow({
+    where: { id: matchId },
+    include: { rounds: { orderBy: { number: 'asc' } }, teams: { orderBy: { index: 'asc' } } },
+  });
   const rows = await prisma.move.findMany({ where: { matchId }, orderBy: { seq: 'asc' } });
   const moves: MoveRecord[] = rows.map((r) => ({
     seq: r.seq,

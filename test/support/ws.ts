@@ -42,7 +42,13 @@ export class Subscriber<T = Record<string, unknown>> {
   until(pred: (r: T[]) => boolean, timeoutMs = 20_000): Promise<void> {
     if (pred(this.received)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`subscription: condition not met in ${timeoutMs} ms (${this.received.length} received, errors ${JSON.stringify(this.errors)})`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`subscription: condition not met in ${timeoutMs} ms (${this.received.length} received, errors ${JSON.stringify(this.errors)})`),
+          ),
+        timeoutMs,
+      );
       this.waiters.push({ pred, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }

@@ -50,7 +50,13 @@ describe('E2 spinner lead', () => {
       { end: 'LEFT', pips: 3 },
       { end: 'RIGHT', pips: 6 },
     ]);
-    expect(() => buildBoard([{ tile: t('6-6'), end: null }, { tile: t('6-3'), end: 'LEFT' }, { tile: t('6-1'), end: 'UP' }])).toThrow();
+    expect(() =>
+      buildBoard([
+        { tile: t('6-6'), end: null },
+        { tile: t('6-3'), end: 'LEFT' },
+        { tile: t('6-1'), end: 'UP' },
+      ]),
+    ).toThrow();
   });
 });
 

@@ -5,7 +5,14 @@ import { blockedBonus, dominoBonus, playScore, round5 } from '../scoring.js';
 import { hand, ok, play, position, t } from './kit.js';
 
 describe('E10 domino, 2 players', () => {
-  const start = position({ hands: [['1-5'], ['6-6', '0-1']], plays: [['5-3', null], ['3-1', 'RIGHT']], boneyard: [] });
+  const start = position({
+    hands: [['1-5'], ['6-6', '0-1']],
+    plays: [
+      ['5-3', null],
+      ['3-1', 'RIGHT'],
+    ],
+    boneyard: [],
+  });
   const { state, events } = play(start, '1-5', 'RIGHT');
   it('A scores 10 for the play and 15 for B’s 13 pips', () => {
     expect(events[0]).toMatchObject({ type: 'TILE_PLAYED', move: { points: 10, count: 10 } });
@@ -56,7 +63,13 @@ describe('E13 blocked, 2 players', () => {
     expect(blockedBonus([hand('2-3'), hand('6-6', '4-1')], [[0], [1]], 'DIFFERENCE')).toEqual([10, 0]);
   });
   it('through apply: A plays 5-5, both pass, the hand is blocked', () => {
-    const start = position({ hands: [['5-5', '2-3'], ['6-6', '4-1']], plays: [['5-0', null]] });
+    const start = position({
+      hands: [
+        ['5-5', '2-3'],
+        ['6-6', '4-1'],
+      ],
+      plays: [['5-0', null]],
+    });
     const { state, events } = play(start, '5-5', 'LEFT');
     expect(events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'TURN_PASSED', 'TURN_PASSED', 'ROUND_ENDED', 'ROUND_STARTED']);
     expect(events.find((e) => e.type === 'ROUND_ENDED')).toMatchObject({ result: { end: 'BLOCKED', awarded: [15, 0] }, scores: [25, 0] });
@@ -71,7 +84,16 @@ describe('E14 blocked tie, 2 players', () => {
 describe('E15 blocked, partnerships', () => {
   it('team totals 7 vs 10: team 1 gets +10 although P4 has the lowest hand', () => {
     const hands = [hand('3-3'), hand('5-2'), hand('0-1'), hand('1-2')];
-    expect(blockedBonus(hands, [[0, 2], [1, 3]], 'OPPONENTS_TOTAL')).toEqual([10, 0]);
+    expect(
+      blockedBonus(
+        hands,
+        [
+          [0, 2],
+          [1, 3],
+        ],
+        'OPPONENTS_TOTAL',
+      ),
+    ).toEqual([10, 0]);
   });
 });
 
@@ -82,8 +104,7 @@ describe('E16 blocked, 3 players, tie', () => {
 });
 
 describe('E17 drawing, 2 players', () => {
-  const pos = (boneyard: string[]) =>
-    position({ hands: [['6-6', '5-5', '1-2'], ['3-3']], plays: [['3-4', null]], boneyard });
+  const pos = (boneyard: string[]) => position({ hands: [['6-6', '5-5', '1-2'], ['3-3']], plays: [['3-4', null]], boneyard });
   it('keeps 2-2 and 6-0, must play 4-5 on the 4: C 8, score 0', () => {
     let s = pos(['2-2', '6-0', '4-5', '1-1', '0-0']);
     s = ok(s, { type: 'DRAW', seat: 0 }).state;
@@ -132,7 +153,14 @@ describe('E19 four players', () => {
 
 describe('E20 game end', () => {
   it('240 + 10 = 250 ends the game at once, no bonus', () => {
-    const s = position({ hands: [['1-5', '6-6'], ['0-1']], plays: [['5-3', null], ['3-1', 'RIGHT']], scores: [240, 0] });
+    const s = position({
+      hands: [['1-5', '6-6'], ['0-1']],
+      plays: [
+        ['5-3', null],
+        ['3-1', 'RIGHT'],
+      ],
+      scores: [240, 0],
+    });
     const r = play(s, '1-5', 'RIGHT');
     expect(r.events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'ROUND_ENDED', 'MATCH_FINISHED']);
     expect(r.events[1]).toMatchObject({ result: { end: 'MATCH_WON', awarded: [0, 0], dominoSeat: null } });
@@ -143,7 +171,18 @@ describe('E20 game end', () => {
 
 describe('E21 round5', () => {
   it.each([
-    [0, 0], [1, 0], [2, 0], [3, 5], [4, 5], [7, 5], [8, 10], [12, 10], [13, 15], [17, 15], [27, 25], [28, 30],
+    [0, 0],
+    [1, 0],
+    [2, 0],
+    [3, 5],
+    [4, 5],
+    [7, 5],
+    [8, 10],
+    [12, 10],
+    [13, 15],
+    [17, 15],
+    [27, 25],
+    [28, 30],
   ])('round5(%i) = %i', (n, r) => expect(round5(n)).toBe(r));
 });
 
@@ -154,10 +193,16 @@ describe('E22 lead draw', () => {
 
 describe('E23 other scoring systems', () => {
   it.each([
-    [15, 8], [12, 4], [10, 2], [9, 3], [7, 0],
+    [15, 8],
+    [12, 4],
+    [10, 2],
+    [9, 3],
+    [7, 0],
   ])('fives-and-threes: C %i → %i', (c, p) => expect(playScore(c, 'FIVES_AND_THREES')).toBe(p));
   it.each([
-    [30, 60], [12, 12], [10, 10],
+    [30, 60],
+    [12, 12],
+    [10, 10],
   ])('threes-and-fives: C %i → %i', (c, p) => expect(playScore(c, 'THREES_AND_FIVES')).toBe(p));
   it('fives/5 is not a ScoringSystem of types.ts; FIVES gives 15 and 15/5 = 3', () => expect(playScore(15, 'FIVES') / 5).toBe(3));
 });

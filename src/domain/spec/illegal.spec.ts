@@ -3,9 +3,23 @@ import { apply } from '../match.js';
 import type { Action, MatchState, ViolationCode } from '../types.js';
 import { play, position, t } from './kit.js';
 
-const live = position({ hands: [['3-1', '6-6'], ['2-2', '0-0']], plays: [['3-5', null]], boneyard: ['1-1', '4-0'] });
+const live = position({
+  hands: [
+    ['3-1', '6-6'],
+    ['2-2', '0-0'],
+  ],
+  plays: [['3-5', null]],
+  boneyard: ['1-1', '4-0'],
+});
 const mustDraw = position({ hands: [['6-6', '2-1'], ['0-0']], plays: [['3-5', null]], boneyard: ['5-4', '0-1'] });
-const noBone = position({ hands: [['6-6', '2-1'], ['0-0', '3-3']], plays: [['3-5', null]], boneyard: [] });
+const noBone = position({
+  hands: [
+    ['6-6', '2-1'],
+    ['0-0', '3-3'],
+  ],
+  plays: [['3-5', null]],
+  boneyard: [],
+});
 const over = play(position({ hands: [['6-4', '1-1'], ['2-2']], scores: [245, 0] }), '6-4').state;
 const roundOver: MatchState = { ...live, round: { ...live.round, status: 'FINISHED' } };
 

@@ -10,10 +10,46 @@ describe('legal-move counts from fixed positions', () => {
   it.each([
     ['lead: every tile held', 4, false, { hands: [['6-6', '5-4', '3-1', '0-0'], ['2-2']] }],
     ['two ends, LEFT and RIGHT counted separately', 4, false, { hands: [['6-1', '6-2', '1-1'], ['0-0']], plays: [['6-6', null]] }],
-    ['spinner with one side: no UP/DOWN', 2, false, { hands: [['6-1', '3-2', '4-4'], ['0-0']], plays: [['6-6', null], ['6-3', 'LEFT']] }],
-    ['spinner open on four arms', 5, false, { hands: [['6-1', '6-0', '2-5'], ['0-0']], plays: [['6-6', null], ['6-3', 'LEFT'], ['6-2', 'RIGHT']] }],
+    [
+      'spinner with one side: no UP/DOWN',
+      2,
+      false,
+      {
+        hands: [['6-1', '3-2', '4-4'], ['0-0']],
+        plays: [
+          ['6-6', null],
+          ['6-3', 'LEFT'],
+        ],
+      },
+    ],
+    [
+      'spinner open on four arms',
+      5,
+      false,
+      {
+        hands: [['6-1', '6-0', '2-5'], ['0-0']],
+        plays: [
+          ['6-6', null],
+          ['6-3', 'LEFT'],
+          ['6-2', 'RIGHT'],
+        ],
+      },
+    ],
     ['no play, boneyard: draw only', 0, true, { hands: [['1-1', '0-0'], ['2-2']], plays: [['6-5', null]], boneyard: ['4-4'] }],
-    ['spinner NONE: no UP/DOWN ever', 0, false, { hands: [['6-1', '6-0'], ['0-0']], plays: [['6-6', null], ['6-3', 'LEFT'], ['6-2', 'RIGHT']], rules: { spinner: 'NONE' as const } }],
+    [
+      'spinner NONE: no UP/DOWN ever',
+      0,
+      false,
+      {
+        hands: [['6-1', '6-0'], ['0-0']],
+        plays: [
+          ['6-6', null],
+          ['6-3', 'LEFT'],
+          ['6-2', 'RIGHT'],
+        ],
+        rules: { spinner: 'NONE' as const },
+      },
+    ],
   ])('%s → %i moves (draw: %s)', (_name, n, draw, pos) => {
     const s = position(pos as never);
     expect(legalMoves(s, 0)).toHaveLength(n);

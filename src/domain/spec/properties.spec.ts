@@ -93,24 +93,29 @@ describe('invariants after every action', () => {
       fc.property(configArb, fc.integer(), (cfg, policySeed) => {
         let seq = 0;
         let step = 0;
-        drive(cfg, policySeed, (before, _action, after, events) => {
-          allTilesOnce(after);
-          if (++step % 5 === 0 || after.round.number !== before.round.number) expect(JSON.parse(JSON.stringify(after))).toStrictEqual(after);
-          for (const e of events as { type: string; move?: MoveRecord }[]) {
-            if (!e.move) continue;
-            expect(e.move.seq).toBe(++seq);
-            if (e.move.type === 'PLAY' && cfg.rules.scoring === 'FIVES') {
-              expect(e.move.points % 5 === 0 && e.move.points <= 35).toBe(true);
+        drive(
+          cfg,
+          policySeed,
+          (before, _action, after, events) => {
+            allTilesOnce(after);
+            if (++step % 5 === 0 || after.round.number !== before.round.number) expect(JSON.parse(JSON.stringify(after))).toStrictEqual(after);
+            for (const e of events as { type: string; move?: MoveRecord }[]) {
+              if (!e.move) continue;
+              expect(e.move.seq).toBe(++seq);
+              if (e.move.type === 'PLAY' && cfg.rules.scoring === 'FIVES') {
+                expect(e.move.points % 5 === 0 && e.move.points <= 35).toBe(true);
+              }
             }
-          }
-          expect(after.lastSeq).toBe(seq);
-          // Termination: at most 28 plays and one draw per boneyard tile; between two plays fewer
-          // than `seats` passes (N in a row block the round).
-          const boneyard = 28 - cfg.seats * cfg.rules.handSize;
-          expect(after.round.moves.length).toBeLessThanOrEqual(28 + boneyard + cfg.seats * 29);
-          if (after.round.status === 'IN_PROGRESS') expect(after.round.passesInRow).toBeLessThan(cfg.seats);
-          expect(after.scores.every((s, i) => s >= before.scores[i])).toBe(true);
-        }, 400);
+            expect(after.lastSeq).toBe(seq);
+            // Termination: at most 28 plays and one draw per boneyard tile; between two plays fewer
+            // than `seats` passes (N in a row block the round).
+            const boneyard = 28 - cfg.seats * cfg.rules.handSize;
+            expect(after.round.moves.length).toBeLessThanOrEqual(28 + boneyard + cfg.seats * 29);
+            if (after.round.status === 'IN_PROGRESS') expect(after.round.passesInRow).toBeLessThan(cfg.seats);
+            expect(after.scores.every((s, i) => s >= before.scores[i])).toBe(true);
+          },
+          400,
+        );
       }),
       { numRuns: 40 },
     );

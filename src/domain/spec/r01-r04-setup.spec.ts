@@ -32,7 +32,14 @@ describe('R2 sides', () => {
     [2, false, [[0], [1]]],
     [3, false, [[0], [1], [2]]],
     [4, false, [[0], [1], [2], [3]]],
-    [4, true, [[0, 2], [1, 3]]],
+    [
+      4,
+      true,
+      [
+        [0, 2],
+        [1, 3],
+      ],
+    ],
   ])('%i seats, partnerships %s → teams %j', (seats, partnerships, teams) => {
     expect(teamsFor(seats, partnerships)).toEqual(teams);
     const { state } = newMatch(config(seats, partnerships));
@@ -70,7 +77,9 @@ describe('R3 target', () => {
     expect(resolveRules({ targetScore: 100, handSize: null } as never)).toMatchObject({ targetScore: 100, handSize: 7 });
   });
   it.each([0, 10001, 12.5])('rejects targetScore %s', (targetScore) => {
-    expect(validateSetup(2, false, resolveRules({ targetScore }))).toContainEqual(expect.stringContaining('targetScore must be an integer from 1 to 10000'));
+    expect(validateSetup(2, false, resolveRules({ targetScore }))).toContainEqual(
+      expect.stringContaining('targetScore must be an integer from 1 to 10000'),
+    );
   });
 });
 
@@ -105,7 +114,13 @@ describe('R4 deal', () => {
     expect(validateSetup(seats, false, resolveRules(rules))).toContain(msg);
   });
   it('accepts every default table and rejects an unknown enum', () => {
-    for (const [s, p] of [[2, false], [3, false], [4, false], [4, true]] as const) expect(validateSetup(s, p, DEFAULT_RULES)).toEqual([]);
+    for (const [s, p] of [
+      [2, false],
+      [3, false],
+      [4, false],
+      [4, true],
+    ] as const)
+      expect(validateSetup(s, p, DEFAULT_RULES)).toEqual([]);
     expect(validateSetup(2, false, { ...DEFAULT_RULES, scoring: 'NOPE' as never })[0]).toMatch(/^scoring must be one of/);
     expect(() => newMatch(config(5))).toThrow(/seats must be 2, 3 or 4/);
   });

@@ -56,7 +56,10 @@ describe('R6 lead', () => {
         expect(r.hands[r.turn]).toContainEqual(t('6-6'));
         expect(legalMoves(state, r.turn)).toEqual([{ tile: t('6-6'), end: null }]);
         const other = r.hands[r.turn].find((x) => x.high !== 6 || x.low !== 6)!;
-        expect(apply(state, { type: 'PLAY', seat: r.turn, tile: other })).toMatchObject({ ok: false, violation: { code: 'MUST_LEAD_HIGHEST_DOUBLE' } });
+        expect(apply(state, { type: 'PLAY', seat: r.turn, tile: other })).toMatchObject({
+          ok: false,
+          violation: { code: 'MUST_LEAD_HIGHEST_DOUBLE' },
+        });
         expect(apply(state, { type: 'PLAY', seat: r.turn, tile: t('6-6') }).ok).toBe(true);
       }
     });
@@ -74,9 +77,22 @@ describe('R6 lead', () => {
 
 describe('R7 turn order', () => {
   it('play passes clockwise from seat i to seat i+1', () => {
-    let s = position({ seats: 4, hands: [['6-5', '6-0'], ['5-4', '2-2'], ['4-3', '0-0'], ['3-2', '1-0']] });
+    let s = position({
+      seats: 4,
+      hands: [
+        ['6-5', '6-0'],
+        ['5-4', '2-2'],
+        ['4-3', '0-0'],
+        ['3-2', '1-0'],
+      ],
+    });
     const turns: number[] = [];
-    for (const [tile, end] of [['6-5', null], ['5-4', 'RIGHT'], ['4-3', 'RIGHT'], ['3-2', 'RIGHT']] as const) {
+    for (const [tile, end] of [
+      ['6-5', null],
+      ['5-4', 'RIGHT'],
+      ['4-3', 'RIGHT'],
+      ['3-2', 'RIGHT'],
+    ] as const) {
       turns.push(s.round.turn);
       s = play(s, tile, end).state;
     }

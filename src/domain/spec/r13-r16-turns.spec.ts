@@ -6,7 +6,17 @@ import { ok, play, position, t } from './kit.js';
 
 describe('R13 play score (FIVES)', () => {
   it.each([
-    [0, 0], [3, 0], [5, 5], [9, 0], [10, 10], [15, 15], [20, 20], [25, 25], [30, 30], [35, 35], [12, 0],
+    [0, 0],
+    [3, 0],
+    [5, 5],
+    [9, 0],
+    [10, 10],
+    [15, 15],
+    [20, 20],
+    [25, 25],
+    [30, 30],
+    [35, 35],
+    [12, 0],
   ])('C %i → %i', (c, p) => expect(playScore(c, 'FIVES')).toBe(p));
   it('the lead scores too, and the points go on the MoveRecord', () => {
     const r = play(position({ hands: [['6-4', '1-1'], ['0-0']] }), '6-4');
@@ -36,7 +46,9 @@ describe('R15 drawing', () => {
     const s = position({ hands: [['6-6', '2-1'], ['0-0']], plays: [['3-5', null]], boneyard: ['5-4', '0-1'] });
     expect(canDraw(s, 0)).toBe(true);
     const r = ok(s, { type: 'DRAW', seat: 0 });
-    expect(r.events).toEqual([{ type: 'TILE_DRAWN', move: { seq: 2, round: 1, seat: 0, type: 'DRAW', tile: t('5-4'), end: null, points: 0, count: null } }]);
+    expect(r.events).toEqual([
+      { type: 'TILE_DRAWN', move: { seq: 2, round: 1, seat: 0, type: 'DRAW', tile: t('5-4'), end: null, points: 0, count: null } },
+    ]);
     expect(r.state.round.mustPlay).toEqual(t('5-4'));
     expect(legalMoves(r.state, 0)).toEqual([{ tile: t('5-4'), end: 'LEFT' }]);
     expect(canDraw(r.state, 0)).toBe(false);

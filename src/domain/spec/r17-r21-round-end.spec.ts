@@ -25,7 +25,15 @@ describe('R17 end of hand', () => {
     expect(r.events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'TURN_PASSED', 'TURN_PASSED', 'ROUND_ENDED', 'ROUND_STARTED']);
   });
   it('(b) blocked with a reserve left in the boneyard', () => {
-    const s = position({ hands: [['5-5', '2-3'], ['6-6', '4-1']], plays: [['5-0', null]], boneyard: ['1-1', '2-2'], rules: { reserve: 2 } });
+    const s = position({
+      hands: [
+        ['5-5', '2-3'],
+        ['6-6', '4-1'],
+      ],
+      plays: [['5-0', null]],
+      boneyard: ['1-1', '2-2'],
+      rules: { reserve: 2 },
+    });
     const r = play(s, '5-5', 'LEFT');
     expect(r.events.find((e) => e.type === 'ROUND_ENDED')).toMatchObject({ result: { end: 'BLOCKED' } });
   });
@@ -50,7 +58,16 @@ describe('R19 blocked bonus', () => {
     ['strictly lowest scores the others', [hand('2-3'), hand('6-6', '4-1')], [[0], [1]], 'OPPONENTS_TOTAL', [15, 0]],
     ['winner’s own pips not subtracted', [hand('4-3'), hand('6-6', '4-1')], [[0], [1]], 'OPPONENTS_TOTAL', [15, 0]],
     ['[variant] difference', [hand('2-3'), hand('6-6', '4-1')], [[0], [1]], 'DIFFERENCE', [10, 0]],
-    ['partnership totals', [hand('3-3'), hand('5-2'), hand('0-1'), hand('1-2')], [[0, 2], [1, 3]], 'OPPONENTS_TOTAL', [10, 0]],
+    [
+      'partnership totals',
+      [hand('3-3'), hand('5-2'), hand('0-1'), hand('1-2')],
+      [
+        [0, 2],
+        [1, 3],
+      ],
+      'OPPONENTS_TOTAL',
+      [10, 0],
+    ],
     ['3 players, others summed', [hand('1-0'), hand('3-3'), hand('5-5')], [[0], [1], [2]], 'OPPONENTS_TOTAL', [15, 0, 0]],
     ['3 players, difference summed', [hand('1-0'), hand('3-3'), hand('5-5')], [[0], [1], [2]], 'DIFFERENCE', [15, 0, 0]],
   ] as const)('%s', (_n, hands, teams, variant, awarded) => {
@@ -61,12 +78,25 @@ describe('R19 blocked bonus', () => {
 describe('R20 ties for lowest in a block', () => {
   it.each([
     ['2 sides tie: nobody', [hand('4-4'), hand('6-2')], [[0], [1]], [0, 0]],
-    ['2 teams tie: nobody', [hand('4-4'), hand('6-2'), hand('0-0'), hand('0-0')], [[0, 2], [1, 3]], [0, 0]],
+    [
+      '2 teams tie: nobody',
+      [hand('4-4'), hand('6-2'), hand('0-0'), hand('0-0')],
+      [
+        [0, 2],
+        [1, 3],
+      ],
+      [0, 0],
+    ],
     ['3 players, two tie: split 5·floor(R/10)', [hand('2-0'), hand('1-1'), hand('6-4', '5-5')], [[0], [1], [2]], [10, 10, 0]],
     ['3 players, R = 15 → 5 each', [hand('2-0'), hand('1-1'), hand('6-4', '4-1')], [[0], [1], [2]], [5, 5, 0]],
     ['3 players, all tie: nobody', [hand('2-0'), hand('1-1'), hand('0-2')], [[0], [1], [2]], [0, 0, 0]],
     ['[engine] 4 individuals, two tie', [hand('2-0'), hand('1-1'), hand('6-4'), hand('5-5')], [[0], [1], [2], [3]], [10, 10, 0, 0]],
-    ['[engine] 4 individuals, three tie: 5·floor(R/15)', [hand('2-0'), hand('1-1'), hand('0-2'), hand('6-6', '5-5', '4-4')], [[0], [1], [2], [3]], [10, 10, 10, 0]],
+    [
+      '[engine] 4 individuals, three tie: 5·floor(R/15)',
+      [hand('2-0'), hand('1-1'), hand('0-2'), hand('6-6', '5-5', '4-4')],
+      [[0], [1], [2], [3]],
+      [10, 10, 10, 0],
+    ],
   ] as const)('%s', (_n, hands, teams, awarded) => {
     expect(blockedBonus(hands as never, teams as never, 'OPPONENTS_TOTAL')).toEqual(awarded);
   });

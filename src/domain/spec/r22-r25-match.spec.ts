@@ -21,7 +21,14 @@ describe('R22 end of game', () => {
     expect(r.state).toMatchObject({ status: 'FINISHED', winner: 0, winningSeat: 0, scores: [250, 0] });
   });
   it('[variant] playOut: the hand is played out; the highest score ≥ target wins', () => {
-    const s = position({ hands: [['6-4', '1-1'], ['4-4', '0-0']], scores: [245, 0], rules: { playOut: true } });
+    const s = position({
+      hands: [
+        ['6-4', '1-1'],
+        ['4-4', '0-0'],
+      ],
+      scores: [245, 0],
+      rules: { playOut: true },
+    });
     const r = play(s, '6-4');
     expect(r.state.status).toBe('IN_PROGRESS');
     expect(r.state.scores).toEqual([255, 0]);
@@ -30,7 +37,14 @@ describe('R22 end of game', () => {
     expect(r2.state).toMatchObject({ status: 'FINISHED', winner: 0, winningSeat: 0 });
   });
   it('[variant] playOut: a tie for highest plays another round', () => {
-    const s = position({ hands: [['6-4', '1-1'], ['4-4', '0-0']], scores: [245, 255], rules: { playOut: true } });
+    const s = position({
+      hands: [
+        ['6-4', '1-1'],
+        ['4-4', '0-0'],
+      ],
+      scores: [245, 255],
+      rules: { playOut: true },
+    });
     const r = play(play(s, '6-4').state, '4-4', 'RIGHT');
     expect(r.events.map((e) => e.type)).toContain('ROUND_STARTED');
     expect(r.state.status).toBe('IN_PROGRESS');
@@ -59,7 +73,11 @@ describe('R24 winning seat', () => {
     expect(r.state).toMatchObject({ status: 'FINISHED', winner: 0, winningSeat: 2 });
   });
   it('a whole match ends with a winner and winning seat', () => {
-    for (const [seats, partnerships] of [[2, false], [3, false], [4, true]] as const) {
+    for (const [seats, partnerships] of [
+      [2, false],
+      [3, false],
+      [4, true],
+    ] as const) {
       let state = newMatch(config(seats, partnerships, { targetScore: 60 }, 9)).state;
       const policy = randomPolicy(seats);
       for (let i = 0; i < 5000 && state.status === 'IN_PROGRESS'; i++) state = ok(state, policy(state)).state;

@@ -7,7 +7,14 @@ import type { MatchState, MoveRecord } from '../types.js';
 import { config, ok, play, position, t } from './kit.js';
 
 describe('viewFor', () => {
-  const s = position({ hands: [['6-6', '2-1'], ['0-0', '3-3']], plays: [['3-5', null]], boneyard: ['5-4', '0-1', '1-1'] });
+  const s = position({
+    hands: [
+      ['6-6', '2-1'],
+      ['0-0', '3-3'],
+    ],
+    plays: [['3-5', null]],
+    boneyard: ['5-4', '0-1', '1-1'],
+  });
   const drawn = ok(s, { type: 'DRAW', seat: 0 }).state;
   it('a seat sees its own hand, its own draws and its legal moves', () => {
     const v = viewFor(drawn, 0);
@@ -42,7 +49,14 @@ describe('viewFor', () => {
     expect(v.round.result?.hands).toEqual([[t('1-1')], [t('2-2')]]);
   });
   it('UP/DOWN appear once open, and the spinner tile is shown', () => {
-    const sp = position({ hands: [['6-1'], ['0-0']], plays: [['6-6', null], ['6-3', 'LEFT'], ['6-2', 'RIGHT']] });
+    const sp = position({
+      hands: [['6-1'], ['0-0']],
+      plays: [
+        ['6-6', null],
+        ['6-3', 'LEFT'],
+        ['6-2', 'RIGHT'],
+      ],
+    });
     const v = viewFor(sp, 0);
     expect(v.round.openEnds.map((e) => e.end)).toEqual(['LEFT', 'RIGHT', 'UP', 'DOWN']);
     expect(v.round.spinner).toEqual(t('6-6'));

@@ -61,27 +61,42 @@ export enum BotStrategy {
 registerEnumType(SpinnerMode, {
   name: 'SpinnerMode',
   description: 'Which tile is the spinner (R10).',
-  valuesMap: { FIRST_DOUBLE: { description: 'The first double played in a round (default).' }, NONE: { description: 'No spinner: a line with two ends.' } },
+  valuesMap: {
+    FIRST_DOUBLE: { description: 'The first double played in a round (default).' },
+    NONE: { description: 'No spinner: a line with two ends.' },
+  },
 });
 registerEnumType(FirstLeader, {
   name: 'FirstLeader',
   description: 'How the leader is chosen when nobody earned the lead (R5).',
-  valuesMap: { DRAW: { description: 'Each seat draws one tile: highest double, else highest total (default).' }, RANDOM: { description: 'A uniformly random seat.' } },
+  valuesMap: {
+    DRAW: { description: 'Each seat draws one tile: highest double, else highest total (default).' },
+    RANDOM: { description: 'A uniformly random seat.' },
+  },
 });
 registerEnumType(LeadRule, {
   name: 'LeadRule',
   description: 'What the leader may lead (R6).',
-  valuesMap: { ANY: { description: 'Any tile (default).' }, HIGHEST_DOUBLE: { description: 'When the lead is drawn for, the holder of the highest double leads it.' } },
+  valuesMap: {
+    ANY: { description: 'Any tile (default).' },
+    HIGHEST_DOUBLE: { description: 'When the lead is drawn for, the holder of the highest double leads it.' },
+  },
 });
 registerEnumType(Rounding, {
   name: 'Rounding',
   description: 'How the domino bonus is rounded to 5 (R18).',
-  valuesMap: { AGGREGATE: { description: "Opponents' pips summed, then rounded (default)." }, PER_HAND: { description: "Each opponent's hand rounded separately." } },
+  valuesMap: {
+    AGGREGATE: { description: "Opponents' pips summed, then rounded (default)." },
+    PER_HAND: { description: "Each opponent's hand rounded separately." },
+  },
 });
 registerEnumType(BlockedBonus, {
   name: 'BlockedBonus',
   description: 'What the lowest side scores when a round is blocked (R19).',
-  valuesMap: { OPPONENTS_TOTAL: { description: "The other sides' pips, rounded (default)." }, DIFFERENCE: { description: "The other sides' pips minus its own, rounded." } },
+  valuesMap: {
+    OPPONENTS_TOTAL: { description: "The other sides' pips, rounded (default)." },
+    DIFFERENCE: { description: "The other sides' pips minus its own, rounded." },
+  },
 });
 registerEnumType(ScoringSystem, {
   name: 'ScoringSystem',

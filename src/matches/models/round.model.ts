@@ -12,7 +12,7 @@ export class OpenEnd {
 
 @ObjectType({ description: 'The layout as the players see it.' })
 export class Board {
-  @Field(() => [OpenEnd], { description: "Open ends in the order LEFT, RIGHT, UP, DOWN (UP/DOWN once both spinner sides are taken)." })
+  @Field(() => [OpenEnd], { description: 'Open ends in the order LEFT, RIGHT, UP, DOWN (UP/DOWN once both spinner sides are taken).' })
   openEnds!: OpenEnd[];
   @Field(() => Int, { description: 'C: the open-end sum that scores (R12).' })
   count!: number;

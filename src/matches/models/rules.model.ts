@@ -9,7 +9,7 @@ export class Rules {
   handSize!: number;
   @Field(() => SpinnerMode, { description: 'Default FIRST_DOUBLE.' })
   spinner!: SpinnerMode;
-  @Field({ description: "Uncovered spinner ends keep counting once both its sides are taken (Sniff). Default false." })
+  @Field({ description: 'Uncovered spinner ends keep counting once both its sides are taken (Sniff). Default false.' })
   spinnerEndsCount!: boolean;
   @Field({ description: 'A player may draw while holding a playable tile. Default false.' })
   voluntaryDraw!: boolean;
