@@ -1,3 +1,4 @@
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Logger, Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
@@ -52,6 +53,9 @@ export class AppModule {
             sortSchema: true,
             graphiql: config.env !== 'production',
             introspection: true,
+            // Responses are per viewer and never cached; the default cache-control plugin would
+            // still hook every resolved field of every request.
+            plugins: [ApolloServerPluginCacheControlDisabled()],
             includeStacktraceInErrorResponses: false,
             context: graphqlContext(players),
             subscriptions: {

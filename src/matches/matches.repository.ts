@@ -44,6 +44,7 @@ const json = (v: unknown) => v as Prisma.InputJsonValue;
 
 /** A unique-key violation, whether Prisma mapped it (P2002) or it came from a raw statement. */
 function isUniqueViolation(e: unknown): boolean {
+  if ((e as { code?: unknown }).code === '23505') return true; // straight from node-postgres (hot path)
   if (!(e instanceof Prisma.PrismaClientKnownRequestError)) return false;
   if (e.code === 'P2002') return true;
   const meta = e.meta as { code?: string; driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } } | undefined;
@@ -64,15 +65,15 @@ export class MatchesRepository {
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */
   async find(id: string): Promise<MatchRecord | null> {
-    const rows = await this.prisma.$queryRaw<(Omit<MatchRecord, 'seed' | 'seats'> & { seed: bigint; seats: MatchRecord['seats'] })[]>`
+    const rows = await this.prisma.hot<Omit<MatchRecord, 'seed' | 'seats'> & { seed: string; seats: MatchRecord['seats'] }>(Prisma.sql`
       SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."seed", m."state",
-             m."lastEventSeq", m."createdAt", m."winnerTeam",
+             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam",
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
                        'isBot', s."isBot", 'botStrategy', s."botStrategy") ORDER BY s."index")
                 FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
                WHERE s."matchId" = m."id") AS "seats"
-      FROM "Match" m WHERE m."id" = ${id}::uuid`;
+      FROM "Match" m WHERE m."id" = ${id}::uuid`);
     const r = rows[0];
     return r ? { ...r, seed: Number(r.seed), seats: r.seats ?? [] } : null;
   }
@@ -124,7 +125,7 @@ export class MatchesRepository {
     const plain = !c.seatChanges?.length && !c.started && !c.finished && c.roundsFinished.length === 0 && c.roundsStarted.length === 0;
     try {
       if (plain) {
-        const rows = await this.prisma.$queryRaw<{ version: number }[]>(this.plainMoveSql(c, events));
+        const rows = await this.prisma.hot<{ version: number }>(this.plainMoveSql(c, events));
         if (rows.length === 0) throw new VersionConflict();
       } else {
         await this.prisma.$transaction(async (tx) => {
