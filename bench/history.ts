@@ -30,7 +30,20 @@ import postgres from 'postgres';
 import { loadConfig } from '../src/config/config.js';
 import { startEmbedded, type RunningDatabase } from '../src/database/database-url.js';
 import { applyMigrations } from '../src/database/migrate.js';
-import { apply, chooseBotAction, newMatch, resolveRules, roundSeed, viewFor, type DomainEvent, type MatchState, type MoveRecord, type RoundResult, type RoundState, type Rules } from '../src/domain/index.js';
+import {
+  apply,
+  chooseBotAction,
+  newMatch,
+  resolveRules,
+  roundSeed,
+  viewFor,
+  type DomainEvent,
+  type MatchState,
+  type MoveRecord,
+  type RoundResult,
+  type RoundState,
+  type Rules,
+} from '../src/domain/index.js';
 import { addDelta, statsDeltas, type StatsDelta } from '../src/history/stats-delta.js';
 
 // Measure the service as it runs in production: graphql-js, for one, adds development-only checks
@@ -52,7 +65,14 @@ interface Template {
   state: Escaped; // final MatchState JSON
   winner: number;
   scores: number[];
-  rounds: { number: number; seed: number; starter: number; snapshot: Escaped; result: Escaped; parsed: { moves: MoveRecord[]; result: RoundResult } }[];
+  rounds: {
+    number: number;
+    seed: number;
+    starter: number;
+    snapshot: Escaped;
+    result: Escaped;
+    parsed: { moves: MoveRecord[]; result: RoundResult };
+  }[];
   moves: MoveRecord[];
   events: number;
 }
@@ -76,12 +96,29 @@ function playTemplate(seed: number, rules: Rules): Template {
       if (e.type === 'ROUND_STARTED') starters.set(e.round, e.starter);
       if (e.type === 'ROUND_ENDED') {
         const r: RoundState = e.finalRound;
-        rounds.push({ number: e.round, seed: roundSeed(seed, e.round), starter: starters.get(e.round) ?? r.starter, snapshot: new Escaped(cell(JSON.stringify(r))), result: new Escaped(cell(JSON.stringify(e.result))), parsed: { moves: [...r.moves], result: e.result } });
+        rounds.push({
+          number: e.round,
+          seed: roundSeed(seed, e.round),
+          starter: starters.get(e.round) ?? r.starter,
+          snapshot: new Escaped(cell(JSON.stringify(r))),
+          result: new Escaped(cell(JSON.stringify(e.result))),
+          parsed: { moves: [...r.moves], result: e.result },
+        });
       }
     }
     state = res.state;
   }
-  return { rules, rulesJson: new Escaped(cell(JSON.stringify(rules))), seed, state: new Escaped(cell(JSON.stringify(state))), winner: state.winner!, scores: [...state.scores], rounds, moves, events };
+  return {
+    rules,
+    rulesJson: new Escaped(cell(JSON.stringify(rules))),
+    seed,
+    state: new Escaped(cell(JSON.stringify(state))),
+    winner: state.winner!,
+    scores: [...state.scores],
+    rounds,
+    moves,
+    events,
+  };
 }
 
 /** A full GC between seeding and measuring (the flag is set at run time: `node dist/bench/history.js` as is). */
@@ -121,7 +158,23 @@ async function copyInto(sql: postgres.Sql, table: string, cols: string[], lines:
 }
 
 const COLS = {
-  Match: ['id', 'status', 'version', 'seatCount', 'partnerships', 'rules', 'seed', 'state', 'winnerTeam', 'lastEventSeq', 'createdById', 'createdAt', 'updatedAt', 'startedAt', 'finishedAt'],
+  Match: [
+    'id',
+    'status',
+    'version',
+    'seatCount',
+    'partnerships',
+    'rules',
+    'seed',
+    'state',
+    'winnerTeam',
+    'lastEventSeq',
+    'createdById',
+    'createdAt',
+    'updatedAt',
+    'startedAt',
+    'finishedAt',
+  ],
   Seat: ['matchId', 'index', 'playerId', 'team', 'isBot'],
   Team: ['matchId', 'index', 'score'],
   Round: ['matchId', 'number', 'seed', 'starter', 'status', 'snapshot', 'result', 'startedAt', 'endedAt'],
@@ -177,7 +230,9 @@ class Seeder {
     const seats = [this.players[a], this.players[b]];
     const created = new Date(this.t0 + i * 60_000);
     const finished = new Date(created.getTime() + 30 * 60_000);
-    rows.Match.push(line([id, 'FINISHED', t.events, 2, false, t.rulesJson, t.seed, t.state, t.winner, t.events, seats[0], created, finished, created, finished]));
+    rows.Match.push(
+      line([id, 'FINISHED', t.events, 2, false, t.rulesJson, t.seed, t.state, t.winner, t.events, seats[0], created, finished, created, finished]),
+    );
     seats.forEach((p, s) => {
       rows.Seat.push(line([id, s, p, s, false]));
       rows.Team.push(line([id, s, t.scores[s]]));
@@ -186,9 +241,31 @@ class Seeder {
     for (const r of t.rounds) rows.Round.push(line([id, r.number, r.seed, r.starter, 'FINISHED', r.snapshot, r.result, created, finished]));
     for (const m of t.moves) {
       // The actor is stored on a command's first move only; a bot's has none.
-      rows.Move.push(line([id, m.seq, m.round, m.seat, m.type, m.tile?.high ?? null, m.tile?.low ?? null, m.end, m.points, m.count, m.type === 'PASS' ? null : seats[m.seat], created]));
+      rows.Move.push(
+        line([
+          id,
+          m.seq,
+          m.round,
+          m.seat,
+          m.type,
+          m.tile?.high ?? null,
+          m.tile?.low ?? null,
+          m.end,
+          m.points,
+          m.count,
+          m.type === 'PASS' ? null : seats[m.seat],
+          created,
+        ]),
+      );
     }
-    for (const d of statsDeltas({ seats, teams: [[0], [1]], teamOfSeat: [0, 1], rounds: t.rounds.map((r) => r.parsed), matchFinished: true, winnerTeam: t.winner })) {
+    for (const d of statsDeltas({
+      seats,
+      teams: [[0], [1]],
+      teamOfSeat: [0, 1],
+      rounds: t.rounds.map((r) => r.parsed),
+      matchFinished: true,
+      winnerTeam: t.winner,
+    })) {
       const prev = this.stats.get(d.playerId);
       this.stats.set(d.playerId, prev ? addDelta(prev, d) : d);
     }
@@ -197,8 +274,22 @@ class Seeder {
   /** The totals so far, as the StatsWriter would have left them. */
   private async writeStats(): Promise<void> {
     await this.sql[0]`DELETE FROM "PlayerStats"`;
-    const cols = ['playerId', 'matchesPlayed', 'matchesWon', 'roundsPlayed', 'pointsScored', 'roundsWonByDomino', 'roundsWonByBlock', 'biggestPlay'] as const;
-    await copyInto(this.sql[0], 'PlayerStats', [...cols], [...this.stats.values()].map((d) => line(cols.map((c) => d[c]))));
+    const cols = [
+      'playerId',
+      'matchesPlayed',
+      'matchesWon',
+      'roundsPlayed',
+      'pointsScored',
+      'roundsWonByDomino',
+      'roundsWonByBlock',
+      'biggestPlay',
+    ] as const;
+    await copyInto(
+      this.sql[0],
+      'PlayerStats',
+      [...cols],
+      [...this.stats.values()].map((d) => line(cols.map((c) => d[c]))),
+    );
   }
 }
 
@@ -211,7 +302,11 @@ type Metric = 'history page' | 'match record' | 'player stats' | 'leaderboard';
 const METRICS: Metric[] = ['history page', 'match record', 'player stats', 'leaderboard'];
 
 async function gql(url: string, query: string, variables: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
   const body = (await res.json()) as { errors?: unknown[] };
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 }
@@ -226,7 +321,7 @@ type Stats = Record<Metric, { p50: number; p99: number }>;
 async function measure(stages: Stage[]): Promise<Stats[]> {
   const times = stages.map(() => ({ 'history page': [], 'match record': [], 'player stats': [], leaderboard: [] }) as Record<Metric, number[]>);
   let x = 12345;
-  const pick = (n: number) => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n);
+  const pick = (n: number) => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n;
   const run = (stage: Stage, m: Metric): Promise<void> => {
     const url = stage.server!.url;
     switch (m) {
@@ -300,8 +395,15 @@ async function prepare(admin: postgres.Sql, baseUrl: string, baseName: string, n
   // Bulk-load sessions: as superuser, skip per-row FK triggers (the rows are consistent by construction).
   const [{ rolsuper }] = await sql<{ rolsuper: boolean }[]>`SELECT rolsuper FROM pg_roles WHERE rolname = current_user`;
   const role = rolsuper ? 'replica' : 'origin';
-  const loaders = Array.from({ length: 3 }, () => postgres(url, { max: 1, onnotice: () => {}, connection: { synchronous_commit: 'off', session_replication_role: role } }));
-  await copyInto(sql, 'Player', ['id', 'name', 'tokenHash'], players.map((id, i) => line([id, `bench-${i}`, `bench-token-${id}`])));
+  const loaders = Array.from({ length: 3 }, () =>
+    postgres(url, { max: 1, onnotice: () => {}, connection: { synchronous_commit: 'off', session_replication_role: role } }),
+  );
+  await copyInto(
+    sql,
+    'Player',
+    ['id', 'name', 'tokenHash'],
+    players.map((id, i) => line([id, `bench-${i}`, `bench-token-${id}`])),
+  );
   return { n, url, sql, loaders, seeder: new Seeder(loaders, templates, players), server: null };
 }
 
@@ -317,7 +419,9 @@ async function seed(stage: Stage): Promise<void> {
   await sql`VACUUM ANALYZE`;
   // Flush the load now, so a checkpoint's writes do not land in the samples (superuser only).
   await sql`CHECKPOINT`.catch(() => {});
-  const copies = Object.entries(seeder.copyMs).map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`).join(', ');
+  const copies = Object.entries(seeder.copyMs)
+    .map(([k, v]) => `${k} ${(v / 1000).toFixed(1)}`)
+    .join(', ');
   console.log(`seeded ${n.toLocaleString('en')} matches in ${((performance.now() - t) / 1000).toFixed(1)} s (COPY s: ${copies})`);
 }
 
@@ -331,7 +435,9 @@ async function main(): Promise<void> {
     const templates = Array.from({ length: TEMPLATES }, (_, k) => playTemplate(1000 + k, rules));
     const movesPer = templates.reduce((s, x) => s + x.moves.length, 0) / TEMPLATES;
     const roundsPer = templates.reduce((s, x) => s + x.rounds.length, 0) / TEMPLATES;
-    console.log(`engine: ${TEMPLATES} distinct matches in ${((performance.now() - t) / 1000).toFixed(1)} s (${movesPer.toFixed(0)} moves, ${roundsPer.toFixed(1)} rounds each on average)`);
+    console.log(
+      `engine: ${TEMPLATES} distinct matches in ${((performance.now() - t) / 1000).toFixed(1)} s (${movesPer.toFixed(0)} moves, ${roundsPer.toFixed(1)} rounds each on average)`,
+    );
     const players = Array.from({ length: PLAYERS }, () => randomUUID());
 
     for (const n of SIZES) {
@@ -340,23 +446,32 @@ async function main(): Promise<void> {
       await seed(stage);
     }
     for (const stage of stages) {
-      stage.server = await startServer(loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: stage.url, MIGRATE_ON_START: 'false' }), { logger: false });
+      stage.server = await startServer(
+        loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: stage.url, MIGRATE_ON_START: 'false' }),
+        { logger: false },
+      );
     }
     collectGarbage(); // the seeding's garbage, not the requests', would otherwise land in the samples
     const results = await measure(stages);
 
     console.log('');
     const [lo, hi] = [label(SIZES[0]), label(SIZES[SIZES.length - 1])];
-    console.log(`${'metric'.padEnd(14)} ${`p50@${lo}`.padStart(9)} ${`p99@${lo}`.padStart(9)} ${`p50@${hi}`.padStart(9)} ${`p99@${hi}`.padStart(9)} ${'p99 ratio'.padStart(9)}`);
+    console.log(
+      `${'metric'.padEnd(14)} ${`p50@${lo}`.padStart(9)} ${`p99@${lo}`.padStart(9)} ${`p50@${hi}`.padStart(9)} ${`p99@${hi}`.padStart(9)} ${'p99 ratio'.padStart(9)}`,
+    );
     let ok = true;
     for (const m of METRICS) {
       const [s, l] = [results[0][m], results[results.length - 1][m]];
       const ratio = l.p99 / s.p99;
       const pass = l.p99 <= 20 && ratio <= 2;
       ok &&= pass;
-      console.log(`${m.padEnd(14)} ${s.p50.toFixed(2).padStart(9)} ${s.p99.toFixed(2).padStart(9)} ${l.p50.toFixed(2).padStart(9)} ${l.p99.toFixed(2).padStart(9)} ${ratio.toFixed(2).padStart(9)}  ${pass ? 'ok' : 'MISSED'}`);
+      console.log(
+        `${m.padEnd(14)} ${s.p50.toFixed(2).padStart(9)} ${s.p99.toFixed(2).padStart(9)} ${l.p50.toFixed(2).padStart(9)} ${l.p99.toFixed(2).padStart(9)} ${ratio.toFixed(2).padStart(9)}  ${pass ? 'ok' : 'MISSED'}`,
+      );
     }
-    console.log(`\n(ms over HTTP, ${SAMPLES} interleaved samples per size after ${WARMUP} warm-ups; targets p99 ≤ 20 ms at ${hi} and p99@${hi} / p99@${lo} ≤ 2: ${ok ? 'met' : 'NOT met'})`);
+    console.log(
+      `\n(ms over HTTP, ${SAMPLES} interleaved samples per size after ${WARMUP} warm-ups; targets p99 ≤ 20 ms at ${hi} and p99@${hi} / p99@${lo} ≤ 2: ${ok ? 'met' : 'NOT met'})`,
+    );
   } finally {
     for (const stage of stages) {
       await stage.server?.close();

@@ -13,7 +13,14 @@ const Q_STATS = `query { me { id stats { matchesPlayed matchesWon matchesLost wi
 const Q_LEADERS = `query($first: Int, $after: String) { leaderboard(first: $first, after: $after) {
   totalCount pageInfo { hasNextPage endCursor } edges { cursor node { rank player { id name } stats { matchesWon matchesPlayed } } } } }`;
 
-type Node = { id: string; status: string; createdAt: string; winner: { index: number; score: number } | null; teams: { index: number; score: number }[]; seats: { index: number; team: number; player: { id: string } | null }[] };
+type Node = {
+  id: string;
+  status: string;
+  createdAt: string;
+  winner: { index: number; score: number } | null;
+  teams: { index: number; score: number }[];
+  seats: { index: number; team: number; player: { id: string } | null }[];
+};
 type Page = { totalCount: number; pageInfo: { hasNextPage: boolean; endCursor: string | null }; edges: { cursor: string; node: Node }[] };
 
 const BOARD = 'count openEnds { end pips } spinner { high low }';
@@ -35,7 +42,14 @@ describe('match history', () => {
     const { createMatch } = await p0.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 100 } } });
     created.push(createMatch.id);
     await p1.request<{ joinMatch: MatchT }>(M_JOIN, { id: createMatch.id });
-    const { final } = await driveMatch(new Map([[0, p0], [1, p1]]), createMatch.id, seed);
+    const { final } = await driveMatch(
+      new Map([
+        [0, p0],
+        [1, p1],
+      ]),
+      createMatch.id,
+      seed,
+    );
     finals.set(final.id, final);
     return final.id;
   }
@@ -110,7 +124,16 @@ describe('match history', () => {
     for (const [id, final] of finals) {
       const seqs = final.rounds.flatMap((r) => r.moves.map((m) => m.seq));
       const { body } = await a.raw(boardsQuery(seqs), { id });
-      const rounds = (body.data as { match: { rounds: (Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<string, RoundT['board'] | null>)[] } }).match.rounds;
+      const rounds = (
+        body.data as {
+          match: {
+            rounds: (Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<
+                string,
+                RoundT['board'] | null
+              >)[];
+          };
+        }
+      ).match.rounds;
       const outside = seqs.length * rounds.length - seqs.length;
       expect(body.errors ?? []).toHaveLength(outside);
       expect((body.errors ?? []).every((e) => e.extensions?.code === 'BAD_USER_INPUT')).toBe(true);
@@ -141,18 +164,34 @@ describe('match history', () => {
     };
     const mover = await toMove();
     expect(mover).not.toBeNull();
-    await mover!.p.request(`mutation($input: PlayTileInput!) { playTile(input: $input) { version } }`, { input: { matchId: createMatch.id, tile: mover!.m.legalMoves[0].tile, end: mover!.m.legalMoves[0].end } });
-    const live = (await c.request<{ match: { currentRound: { board: unknown; moves: { seq: number }[] } } }>(q, { id: createMatch.id })).match.currentRound;
+    await mover!.p.request(`mutation($input: PlayTileInput!) { playTile(input: $input) { version } }`, {
+      input: { matchId: createMatch.id, tile: mover!.m.legalMoves[0].tile, end: mover!.m.legalMoves[0].end },
+    });
+    const live = (await c.request<{ match: { currentRound: { board: unknown; moves: { seq: number }[] } } }>(q, { id: createMatch.id })).match
+      .currentRound;
     const last = live.moves.at(-1)!.seq;
-    const r = await c.request<{ match: { currentRound: { boardAt: unknown } } }>(`query($id: ID!) { match(id: $id) { currentRound { boardAt(seq: ${last}) { ${BOARD} } } } }`, { id: createMatch.id });
+    const r = await c.request<{ match: { currentRound: { boardAt: unknown } } }>(
+      `query($id: ID!) { match(id: $id) { currentRound { boardAt(seq: ${last}) { ${BOARD} } } } }`,
+      { id: createMatch.id },
+    );
     expect(r.match.currentRound.boardAt).toEqual(live.board);
-    const { body } = await c.raw(`query($id: ID!) { match(id: $id) { currentRound { boardAt(seq: ${last + 1}) { count } } } }`, { id: createMatch.id });
+    const { body } = await c.raw(`query($id: ID!) { match(id: $id) { currentRound { boardAt(seq: ${last + 1}) { count } } } }`, {
+      id: createMatch.id,
+    });
     expect(body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('keeps stats equal to what the moves imply, and ranks players by wins', async () => {
     for (const p of [a, b, c]) {
-      const expected = { matchesPlayed: 0, matchesWon: 0, roundsPlayed: 0, pointsScored: 0, roundsWonByDomino: 0, roundsWonByBlock: 0, biggestPlay: 0 };
+      const expected = {
+        matchesPlayed: 0,
+        matchesWon: 0,
+        roundsPlayed: 0,
+        pointsScored: 0,
+        roundsWonByDomino: 0,
+        roundsWonByBlock: 0,
+        biggestPlay: 0,
+      };
       for (const final of finals.values()) {
         const seat = final.seats.find((s) => s.player?.id === p.id);
         if (!seat) continue;
@@ -180,10 +219,20 @@ describe('match history', () => {
     }
     // Each match's points split over its seats add up to its final scores.
     const total = [...finals.values()].reduce((s, f) => s + f.teams.reduce((x, t) => x + t.score, 0), 0);
-    const stats = await Promise.all([a, b, c].map(async (p) => (await p.request<{ me: { stats: { pointsScored: number } } }>(Q_STATS)).me.stats.pointsScored));
+    const stats = await Promise.all(
+      [a, b, c].map(async (p) => (await p.request<{ me: { stats: { pointsScored: number } } }>(Q_STATS)).me.stats.pointsScored),
+    );
     expect(stats.reduce((x, y) => x + y, 0)).toBe(total);
 
-    const board = (await app.anon.request<{ leaderboard: { totalCount: number; pageInfo: Page['pageInfo']; edges: { cursor: string; node: { rank: number; player: { id: string }; stats: { matchesWon: number; matchesPlayed: number } } }[] } }>(Q_LEADERS, { first: 2 })).leaderboard;
+    const board = (
+      await app.anon.request<{
+        leaderboard: {
+          totalCount: number;
+          pageInfo: Page['pageInfo'];
+          edges: { cursor: string; node: { rank: number; player: { id: string }; stats: { matchesWon: number; matchesPlayed: number } } }[];
+        };
+      }>(Q_LEADERS, { first: 2 })
+    ).leaderboard;
     expect(board.totalCount).toBe(3);
     expect(board.pageInfo.hasNextPage).toBe(true);
     const rest = (await app.anon.request<{ leaderboard: typeof board }>(Q_LEADERS, { first: 2, after: board.pageInfo.endCursor })).leaderboard;
@@ -193,7 +242,11 @@ describe('match history', () => {
     expect(new Set(nodes.map((n) => n.player.id))).toEqual(new Set([a.id, b.id, c.id]));
     for (let i = 1; i < nodes.length; i++) {
       const [x, y] = [nodes[i - 1].stats, nodes[i].stats];
-      expect(x.matchesWon > y.matchesWon || (x.matchesWon === y.matchesWon && (x.matchesPlayed < y.matchesPlayed || (x.matchesPlayed === y.matchesPlayed && nodes[i - 1].player.id < nodes[i].player.id)))).toBe(true);
+      expect(
+        x.matchesWon > y.matchesWon ||
+          (x.matchesWon === y.matchesWon &&
+            (x.matchesPlayed < y.matchesPlayed || (x.matchesPlayed === y.matchesPlayed && nodes[i - 1].player.id < nodes[i].player.id))),
+      ).toBe(true);
     }
   });
 
@@ -229,7 +282,12 @@ describe('match history', () => {
     expect(validate(resigned).errors).toBeNull();
     expect(resigned.ending).toBe('RESIGNED');
     expect(resigned.rounds.at(-1)!.status).toBe('UNFINISHED');
-    expect(resigned.rounds.at(-1)!.moves.filter((m) => m.type === 'DRAW').every((m) => m.tile === null)).toBe(true);
+    expect(
+      resigned.rounds
+        .at(-1)!
+        .moves.filter((m) => m.type === 'DRAW')
+        .every((m) => m.tile === null),
+    ).toBe(true);
     expect(reverify(resigned).problems).toEqual([]);
     expect(resigned.winner).toBe(1);
     const { me } = await b.request<{ me: { stats: { matchesWon: number } } }>(Q_STATS);

@@ -11,7 +11,10 @@ import { boardAt, inferLayoutRules } from './board-at.js';
  */
 @Resolver(() => Round)
 export class BoardAtResolver {
-  @ResolveField(() => Board, { nullable: true, description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay." })
+  @ResolveField(() => Board, {
+    nullable: true,
+    description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay.",
+  })
   boardAt(@Parent() round: Round, @Args('seq', { type: () => Int, description: "Move.seq of one of this round's moves." }) seq: number): Board {
     const rules = inferLayoutRules(round.moves, round.board.spinner);
     const board = boardAt(round.moves, seq, rules);

@@ -1,7 +1,13 @@
 import { buildBoard, countOf } from '../domain/index.js';
 import { boardAt, inferLayoutRules, type ReplayMove } from './board-at.js';
 
-const P = (seq: number, high: number, low: number, end: ReplayMove['end'], count: number | null = null): ReplayMove => ({ seq, type: 'PLAY', tile: { high, low }, end, count });
+const P = (seq: number, high: number, low: number, end: ReplayMove['end'], count: number | null = null): ReplayMove => ({
+  seq,
+  type: 'PLAY',
+  tile: { high, low },
+  end,
+  count,
+});
 const D = (seq: number): ReplayMove => ({ seq, type: 'DRAW', tile: null, end: null, count: null });
 
 describe('boardAt', () => {
@@ -10,7 +16,14 @@ describe('boardAt', () => {
 
   it('replays the plays up to seq; draws leave the layout as it was', () => {
     const rules = { spinner: 'FIRST_DOUBLE' as const, spinnerEndsCount: false };
-    expect(boardAt(moves, 11, rules)).toEqual({ openEnds: [{ end: 'LEFT', pips: 5 }, { end: 'RIGHT', pips: 5 }], count: 10, spinner: { high: 5, low: 5 } });
+    expect(boardAt(moves, 11, rules)).toEqual({
+      openEnds: [
+        { end: 'LEFT', pips: 5 },
+        { end: 'RIGHT', pips: 5 },
+      ],
+      count: 10,
+      spinner: { high: 5, low: 5 },
+    });
     expect(boardAt(moves, 12, rules)).toEqual(boardAt(moves, 11, rules));
     const last = boardAt(moves, 15, rules)!;
     const built = buildBoard(moves.filter((m) => m.type === 'PLAY').map((m) => ({ tile: m.tile!, end: m.end as never })));

@@ -13,6 +13,16 @@ import { StatsService } from './stats.service.js';
 /** The read side: match lists, replays, stats and the leaderboard, match records. */
 @Module({
   controllers: [RecordController],
-  providers: [HistoryRepository, HistoryService, HistoryResolver, BoardAtResolver, StatsRepository, StatsService, StatsResolver, RecordRepository, RecordService],
+  providers: [
+    HistoryRepository,
+    HistoryService,
+    HistoryResolver,
+    BoardAtResolver,
+    StatsRepository,
+    StatsService,
+    StatsResolver,
+    RecordRepository,
+    RecordService,
+  ],
 })
 export class HistoryModule {}

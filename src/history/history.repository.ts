@@ -16,7 +16,12 @@ type Key = { createdAt: Date; id: string };
 /** createdAt columns are `timestamp(3)` holding UTC wall time (Prisma's convention). */
 const utc = (d: Date) => Prisma.sql`(${d.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
-type RawMatch = Omit<MatchRecord, 'seed' | 'seats' | 'createdAt'> & { seed: bigint | number | string; createdAt: Date | string; seats: MatchRecord['seats'] | null; total: bigint | number };
+type RawMatch = Omit<MatchRecord, 'seed' | 'seats' | 'createdAt'> & {
+  seed: bigint | number | string;
+  createdAt: Date | string;
+  seats: MatchRecord['seats'] | null;
+  total: bigint | number;
+};
 
 function createdRange(f: MatchFilter): Prisma.DateTimeFilter | undefined {
   if (!f.from && !f.to) return undefined;

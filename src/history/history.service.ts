@@ -15,7 +15,14 @@ export class HistoryService {
 
   async matches(
     viewer: Player | null,
-    args: { playerId?: string | null; status?: MatchStatusValue | null; from?: Date | null; to?: Date | null; first?: number | null; after?: string | null },
+    args: {
+      playerId?: string | null;
+      status?: MatchStatusValue | null;
+      from?: Date | null;
+      to?: Date | null;
+      first?: number | null;
+      after?: string | null;
+    },
   ): Promise<MatchConnection> {
     if (args.playerId && !UUID.test(args.playerId)) throw new ApiError('BAD_USER_INPUT', `"${args.playerId}" is not a player id`);
     const take = pageSize(args.first);

@@ -34,14 +34,25 @@ describe('buildMatchRecord', () => {
     expect(r.version).toBe(1);
     expect(Object.keys(r.rules)).toHaveLength(12);
     expect(JSON.stringify(r)).not.toMatch(/seed|boneyard/);
-    expect(r.teams).toEqual([{ index: 0, seats: [0] }, { index: 1, seats: [1] }]);
+    expect(r.teams).toEqual([
+      { index: 0, seats: [0] },
+      { index: 1, seats: [1] },
+    ]);
     expect(r.seats[1]).toEqual({ index: 1, team: 1, isBot: true, botStrategy: 'greedy', player: null });
     expect(r.rounds[0].moves[1].tile).toEqual({ high: 6, low: 4 }); // a finished round's draws are public
-    expect(r.rounds[0].result).toEqual({ end: 'DOMINO', dominoSeat: 0, awarded: [10, 0], hands: [{ seat: 0, tiles: [] }, { seat: 1, tiles: [{ high: 6, low: 4 }] }] });
+    expect(r.rounds[0].result).toEqual({
+      end: 'DOMINO',
+      dominoSeat: 0,
+      awarded: [10, 0],
+      hands: [
+        { seat: 0, tiles: [] },
+        { seat: 1, tiles: [{ high: 6, low: 4 }] },
+      ],
+    });
     expect(r.ending).toBe('TARGET_REACHED');
   });
 
-  it("hides the draws of a round cut short by a resignation, and marks it", () => {
+  it('hides the draws of a round cut short by a resignation, and marks it', () => {
     const r = buildMatchRecord(source({ rounds: [{ number: 1, starter: 0, status: 'IN_PROGRESS', result: null }] }));
     expect(r.rounds[0].status).toBe('UNFINISHED');
     expect(r.rounds[0].result).toBeNull();

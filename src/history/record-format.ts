@@ -56,7 +56,20 @@ export interface RecordSource {
   moves: (RecordMove & { round: number })[];
 }
 
-const RULE_KEYS = ['targetScore', 'handSize', 'spinner', 'spinnerEndsCount', 'voluntaryDraw', 'reserve', 'firstLeader', 'leadRule', 'dominoRounding', 'blockedBonus', 'playOut', 'scoring'] as const;
+const RULE_KEYS = [
+  'targetScore',
+  'handSize',
+  'spinner',
+  'spinnerEndsCount',
+  'voluntaryDraw',
+  'reserve',
+  'firstLeader',
+  'leadRule',
+  'dominoRounding',
+  'blockedBonus',
+  'playOut',
+  'scoring',
+] as const;
 
 const tile = (t: Tile): Tile => ({ high: t.high, low: t.low });
 
@@ -67,7 +80,15 @@ export function buildMatchRecord(src: RecordSource): MatchRecordV1 {
     const moves = src.moves
       .filter((m) => m.round === r.number)
       // A round cut short by a resignation never revealed its hands: its draws stay hidden.
-      .map((m) => ({ seq: m.seq, seat: m.seat, type: m.type, tile: m.tile && (finished || m.type === 'PLAY') ? tile(m.tile) : null, end: m.end, points: m.points, count: m.count }));
+      .map((m) => ({
+        seq: m.seq,
+        seat: m.seat,
+        type: m.type,
+        tile: m.tile && (finished || m.type === 'PLAY') ? tile(m.tile) : null,
+        end: m.end,
+        points: m.points,
+        count: m.count,
+      }));
     return {
       number: r.number,
       starter: r.starter,

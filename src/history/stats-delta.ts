@@ -52,7 +52,11 @@ export function blockWinner(hands: RoundResult['hands'], teams: readonly (readon
 }
 
 /** Per-seat credits of one finished round. */
-export function roundCredits(round: { moves: readonly MoveRecord[]; result: RoundResult }, teams: readonly (readonly number[])[], seatCount: number): SeatCredit[] {
+export function roundCredits(
+  round: { moves: readonly MoveRecord[]; result: RoundResult },
+  teams: readonly (readonly number[])[],
+  seatCount: number,
+): SeatCredit[] {
   const credit: SeatCredit[] = Array.from({ length: seatCount }, () => ({ points: 0, domino: 0, block: 0, biggest: 0 }));
   for (const m of round.moves) {
     if (m.type !== 'PLAY') continue;

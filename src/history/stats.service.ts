@@ -23,7 +23,8 @@ function encodeKey(k: LeaderKey): string {
 function decodeKey(cursor: string): LeaderKey {
   const [won, played, playerId] = Buffer.from(cursor, 'base64url').toString().split('|');
   const k = { won: Number(won), played: Number(played), playerId: playerId ?? '' };
-  if (!Number.isInteger(k.won) || !Number.isInteger(k.played) || !UUID.test(k.playerId)) throw new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
+  if (!Number.isInteger(k.won) || !Number.isInteger(k.played) || !UUID.test(k.playerId))
+    throw new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
   return k;
 }
 

@@ -1,6 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { EMPTY_BOARD, blockedBonus, countOf, dominoBonus, normalizeTile, placeTile, playScore, type BoardState, type End, type Rules, type Tile } from '../../src/domain/index.js';
+import {
+  EMPTY_BOARD,
+  blockedBonus,
+  countOf,
+  dominoBonus,
+  normalizeTile,
+  placeTile,
+  playScore,
+  type BoardState,
+  type End,
+  type Rules,
+  type Tile,
+} from '../../src/domain/index.js';
 
 /** The record as the JSON Schema describes it (only what the checks read). */
 export interface RecordT {
@@ -70,12 +82,15 @@ export function reverify(rec: RecordT): { problems: string[]; totals: number[] }
         : r.end === 'BLOCKED'
           ? blockedBonus(hands, teams, rules.blockedBonus)
           : teams.map(() => 0);
-    if (JSON.stringify(awarded) !== JSON.stringify(r.awarded)) problems.push(`round ${round.number}: awarded ${JSON.stringify(r.awarded)}, recomputed ${JSON.stringify(awarded)}`);
+    if (JSON.stringify(awarded) !== JSON.stringify(r.awarded))
+      problems.push(`round ${round.number}: awarded ${JSON.stringify(r.awarded)}, recomputed ${JSON.stringify(awarded)}`);
     if (r.end === 'DOMINO' && hands[r.dominoSeat!].length !== 0) problems.push(`round ${round.number}: the domino seat still holds tiles`);
     awarded.forEach((a, t) => (totals[t] += a));
   }
-  if (JSON.stringify(totals) !== JSON.stringify(rec.finalScores)) problems.push(`final scores ${JSON.stringify(rec.finalScores)}, recomputed ${JSON.stringify(totals)}`);
+  if (JSON.stringify(totals) !== JSON.stringify(rec.finalScores))
+    problems.push(`final scores ${JSON.stringify(rec.finalScores)}, recomputed ${JSON.stringify(totals)}`);
   const best = Math.max(...totals);
-  if (rec.finalScores[rec.winner] !== best && rec.rounds.every((r) => r.status === 'FINISHED')) problems.push(`winner ${rec.winner} does not hold the best score`);
+  if (rec.finalScores[rec.winner] !== best && rec.rounds.every((r) => r.status === 'FINISHED'))
+    problems.push(`winner ${rec.winner} does not hold the best score`);
   return { problems, totals };
 }
