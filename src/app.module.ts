@@ -1,6 +1,6 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
-import { Logger, Module, type DynamicModule } from '@nestjs/common';
+import { Logger, Module, RequestMethod, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
@@ -25,6 +25,7 @@ export class AppModule {
   /** The whole service, given its validated configuration and the database URL to use. */
   static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
     const logger = new Logger('GraphQL');
+    const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
     return {
       module: AppModule,
       global: true,
@@ -33,8 +34,12 @@ export class AppModule {
           pinoHttp: {
             level: config.logLevel,
             // GraphQL answers 200 even for errors; the request line is noise at info level.
-            autoLogging: config.logLevel === 'debug' || config.logLevel === 'trace',
+            autoLogging: verbose,
           },
+          // Request-bound loggers (pino-http) only when logging verbosely: binding one to each
+          // request turns on async-context tracking for every promise of the process, measured
+          // at ~3x fewer GraphQL requests/s here. Services and the error formatter log anyway.
+          exclude: verbose ? [] : [{ path: '{/*splat}', method: RequestMethod.ALL }],
         }),
         DatabaseModule,
         HealthModule,
