@@ -78,6 +78,8 @@ export function startServerProcess(databaseUrl: string, env: Record<string, stri
         DATABASE_URL: databaseUrl,
         PORT: '0',
         HOST: '127.0.0.1',
+        // Measured as deployed: graphql-js skips its development-only checks in production.
+        NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
         METRICS: 'true',
         MIGRATE_ON_START: 'false',

@@ -18,6 +18,7 @@ import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
+import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
 import { violationError } from './violations.js';
@@ -43,19 +44,26 @@ export class MatchesService {
 
   constructor(
     private readonly repo: MatchesRepository,
+    private readonly cache: MatchCache,
     @Inject(MATCH_NOTIFIER) private readonly notifier: MatchNotifier,
   ) {}
 
   async get(id: string, viewer: Player | null): Promise<Match | null> {
     assertMatchId(id);
-    const record = await this.repo.find(id);
+    const record = this.cache.get(id) ?? (await this.read(id));
     return record ? matchModel(record, viewer) : null;
   }
 
-  async load(id: string): Promise<MatchRecord> {
+  async load(id: string, fresh = false): Promise<MatchRecord> {
     assertMatchId(id);
-    const record = await this.repo.find(id);
+    const record = (fresh ? undefined : this.cache.get(id)) ?? (await this.read(id));
     if (!record) throw new ApiError('NOT_FOUND', `no match ${id}`);
+    return record;
+  }
+
+  private async read(id: string): Promise<MatchRecord | null> {
+    const record = await this.repo.find(id);
+    if (record) this.cache.set(record);
     return record;
   }
 
@@ -243,10 +251,11 @@ export class MatchesService {
    */
   private async run(matchId: string, decide: (r: MatchRecord) => Decision | Promise<Decision>): Promise<MatchRecord> {
     for (let attempt = 1; ; attempt++) {
-      const record = await this.load(matchId);
+      // The first attempt may trust the cache (the version check catches a stale entry); a retry reads the database.
+      const record = await this.load(matchId, attempt > 1);
       const decision = await decide(record);
       // A replayed command answers with the match as it is now, not as first read.
-      if ('unchanged' in decision) return decision.reread ? this.load(matchId) : record;
+      if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
       try {
         const { version, events } = await this.repo.commit(decision.commit);
         const after: MatchRecord = {
@@ -261,10 +270,13 @@ export class MatchesService {
             return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
           }),
         };
-        const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId) : after;
+        // A new player's name comes from the database; otherwise the record is known.
+        const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
+        this.cache.set(final);
         return this.afterCommitted(record, final, events);
       } catch (e) {
         if (!(e instanceof VersionConflict)) throw e;
+        this.cache.forget(matchId);
         if (attempt >= MAX_ATTEMPTS) throw new ApiError('STALE_VERSION', 'the match kept changing while this command ran; read it and retry');
       }
     }
