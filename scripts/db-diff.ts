@@ -1,36 +1,45 @@
 /**
- * Writes the next migration from prisma/schema.prisma, offline (`npm run db:diff -- <name>`).
- * It migrates the database in DATABASE_URL (use a scratch one) to the latest migration, then asks
- * the schema engine for the SQL that takes that database to the schema, and saves it as
+ * Writes the next migration from prisma/schema.prisma, offline: `npm run db:diff -- <name> [<git-rev>]`.
+ *
+ * It diffs the schema as committed at <git-rev> (default HEAD, i.e. before your edit) against the
+ * working copy, with Prisma's own schema engine, and saves the SQL as
  * prisma/migrations/<timestamp>_<name>/migration.sql. With no migrations yet it diffs from empty.
+ * (The WebAssembly engine cannot read a live database's schema back through the pg adapter, so
+ * the committed schema is the "before" side; keep schema.prisma and the migrations committed together.)
  */
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyMigrations } from '../src/database/migrate.js';
+import { loadConfig } from '../src/config/config.js';
+import { startDatabase } from '../src/database/database-url.js';
 import { MIGRATIONS_DIR, NO_FILTERS, readMigrations, readSchema, withSchemaEngine } from '../src/database/schema-engine.js';
 
 const name = (process.argv[2] ?? '').replace(/[^a-z0-9_]/gi, '_');
-const url = process.env.DATABASE_URL;
-if (!name || !url) {
-  console.error('usage: DATABASE_URL=postgresql://…/scratch npm run db:diff -- <migration_name>');
+const rev = process.argv[3] ?? 'HEAD';
+if (!name) {
+  console.error('usage: npm run db:diff -- <migration_name> [<git-rev of the schema before the change, default HEAD>]');
   process.exit(1);
 }
 
 const first = (await readMigrations()).migrationDirectories.length === 0;
-if (!first) await applyMigrations(url);
 const schema = await readSchema();
-const result = await withSchemaEngine(url, (engine) =>
+const before = first ? null : execFileSync('git', ['show', `${rev}:prisma/schema.prisma`], { encoding: 'utf8' });
+// Diffing two datamodels reads no database, but the engine insists on a connection: DATABASE_URL,
+// or the embedded database of `npm start`.
+const db = await startDatabase(loadConfig(process.env));
+const result = await withSchemaEngine(db.url, (engine) =>
   engine.diff({
-    from: first ? { tag: 'empty' } : { tag: 'url', url },
+    from: before === null ? { tag: 'empty' } : { tag: 'schemaDatamodel', files: [{ path: schema.path, content: before }] },
     to: { tag: 'schemaDatamodel', files: [schema] },
     script: true,
     exitCode: null,
     filters: NO_FILTERS,
   }),
 );
+await db.stop();
 const sql = result.stdout ?? '';
 if (!sql.trim() || /^-- This is an empty migration/.test(sql.trim())) {
-  console.log('schema and migrations agree: nothing to write');
+  console.log(`prisma/schema.prisma and ${first ? 'an empty database' : rev} agree: nothing to write`);
   process.exit(0);
 }
 const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
