@@ -63,6 +63,8 @@ export class AppModule {
             plugins: [ApolloServerPluginCacheControlDisabled()],
             includeStacktraceInErrorResponses: false,
             context: graphqlContext(players),
+            // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
+            fieldResolverEnhancers: ['filters'],
             subscriptions: {
               'graphql-ws': { onConnect: graphqlWsOnConnect(players, keepAlive) },
             },

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error.js';
+import { assertId } from '../common/ids.js';
 import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
 import { matchModel } from '../matches/match-view.js';
 import type { MatchStatusValue } from '../matches/match-record.js';
 import type { Player } from '../players/models/player.model.js';
 import { HistoryRepository } from './history.repository.js';
 import type { MatchConnection } from './history.models.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class HistoryService {
@@ -24,7 +22,7 @@ export class HistoryService {
       after?: string | null;
     },
   ): Promise<MatchConnection> {
-    if (args.playerId && !UUID.test(args.playerId)) throw new ApiError('BAD_USER_INPUT', `"${args.playerId}" is not a player id`);
+    if (args.playerId) assertId(args.playerId, 'player');
     const take = pageSize(args.first);
     const after = args.after ? decodeCursor(args.after) : null;
     const { rows, total } = await this.repo.page(args, take + 1, after);

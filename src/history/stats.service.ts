@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { assertId, UUID } from '../common/ids.js';
 import { pageSize } from '../common/pagination.js';
 import type { LeaderboardConnection, PlayerStats } from './stats.models.js';
 import { StatsRepository, type LeaderKey, type StatsRow } from './stats.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function statsModel(r: Omit<StatsRow, 'playerId' | 'playerName'> | null): PlayerStats {
   const s = r ?? { matchesPlayed: 0, matchesWon: 0, roundsPlayed: 0, pointsScored: 0, roundsWonByDomino: 0, roundsWonByBlock: 0, biggestPlay: 0 };
@@ -33,7 +32,7 @@ export class StatsService {
   constructor(private readonly repo: StatsRepository) {}
 
   async ofPlayer(playerId: string): Promise<PlayerStats> {
-    if (!UUID.test(playerId)) throw new ApiError('BAD_USER_INPUT', `"${playerId}" is not a player id`);
+    assertId(playerId, 'player');
     return statsModel(await this.repo.ofPlayer(playerId));
   }
 

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { assertId } from '../common/ids.js';
 import {
   apply,
   newMatch,
@@ -23,13 +24,12 @@ import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
 import { violationError } from './violations.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A command re-reads and re-decides at most this often when others commit first. */
 const MAX_ATTEMPTS = 5;
 const MAX_CLIENT_MOVE_ID = 100;
 
 export function assertMatchId(id: string): void {
-  if (!UUID.test(id)) throw new ApiError('BAD_USER_INPUT', `"${id}" is not a match id`);
+  assertId(id, 'match');
 }
 
 /** What a command decided, given a fresh read of the match. */
