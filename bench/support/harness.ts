@@ -127,14 +127,21 @@ export function gql<T>(url: string, query: string, variables: Record<string, unk
         port: target.port,
         path: target.pathname,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
           try {
-            const parsed = JSON.parse(Buffer.concat(chunks).toString()) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
+            const parsed = JSON.parse(Buffer.concat(chunks).toString()) as {
+              data?: T;
+              errors?: { message: string; extensions?: { code?: string } }[];
+            };
             if (parsed.errors?.length) reject(new Error(parsed.errors.map((e) => `${e.extensions?.code}: ${e.message}`).join('; ')));
             else resolve(parsed.data as T);
           } catch (e) {

@@ -1,6 +1,5 @@
 import { Catch, type ArgumentsHost } from '@nestjs/common';
 import type { GqlExceptionFilter } from '@nestjs/graphql';
-import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
 import { ApiError, httpStatusOf } from './api-error.js';
 
@@ -9,8 +8,9 @@ import { ApiError, httpStatusOf } from './api-error.js';
 export class ApiErrorFilter implements GqlExceptionFilter {
   catch(error: ApiError, host: ArgumentsHost): unknown {
     if (host.getType() === 'http') {
-      const res = host.switchToHttp().getResponse<Response>();
-      res.status(httpStatusOf(error.code)).json({ code: error.code, message: error.message });
+      // Express's res and Fastify's reply both answer status().send() with JSON for an object.
+      const res = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): unknown } }>();
+      res.status(httpStatusOf(error.code)).send({ code: error.code, message: error.message });
       return undefined;
     }
     return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details } });

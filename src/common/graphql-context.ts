@@ -1,4 +1,3 @@
-import type { Request } from 'express';
 import { GraphQLError } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import { ApiError } from './api-error.js';
@@ -15,19 +14,23 @@ type WsExtra = { player?: RequestContext['player'] };
  * socket with 4403) and remembered on the connection.
  */
 export function graphqlContext(players: PlayersService) {
-  return async (arg: { req?: Request } | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
-    if ('req' in arg && arg.req) {
-      try {
-        return { player: await players.authenticate(arg.req.headers.authorization) };
-      } catch (e) {
-        // Thrown before any resolver runs, so Nest's filter never sees it: shape it for Apollo.
-        if (e instanceof ApiError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
-        throw e;
-      }
+  return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
+    if (isWs(arg)) return { player: arg.extra.player ?? null };
+    try {
+      return { player: await players.authenticate((arg.req ?? arg).headers?.authorization) };
+    } catch (e) {
+      // Thrown before any resolver runs, so Nest's filter never sees it: shape it for Apollo.
+      if (e instanceof ApiError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
+      throw e;
     }
-    const ws = arg as WsContext<Record<string, unknown>, WsExtra>;
-    return { player: ws.extra.player ?? null };
   };
+}
+
+/** What Apollo hands the context function on HTTP: the request itself (Fastify) or `{ req }` (Express). */
+type HttpContextArg = { req?: { headers?: Record<string, unknown> }; headers?: Record<string, unknown> };
+
+function isWs(arg: object): arg is WsContext<Record<string, unknown>, WsExtra> {
+  return 'extra' in arg && 'subscriptions' in arg;
 }
 
 export function graphqlWsOnConnect(players: PlayersService, keepAlive: WsKeepAlive) {
