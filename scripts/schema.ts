@@ -7,12 +7,13 @@ import 'reflect-metadata';
 import { readFile, writeFile } from 'node:fs/promises';
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { lexicographicSortSchema, printSchema } from 'graphql';
 import { AppModule } from '../src/app.module.js';
 import { loadConfig } from '../src/config/config.js';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-const app = await NestFactory.create(AppModule.forRoot(config, 'postgresql://unused@127.0.0.1:1/unused'), { logger: false });
+const app = await NestFactory.create(AppModule.forRoot(config, 'postgresql://unused@127.0.0.1:1/unused'), new FastifyAdapter(), { logger: false });
 await app.init();
 const sdl = printSchema(lexicographicSortSchema(app.get(GraphQLSchemaHost).schema)) + '\n';
 await app.close();
