@@ -12,6 +12,6 @@ import { RoundsService } from './rounds.service.js';
 @Module({
   imports: [PlayersModule, RealtimeModule],
   providers: [StatsWriter, MatchCache, MatchesRepository, MatchesService, RoundsService, BotsService, MatchesResolver],
-  exports: [MatchesService, MatchesRepository, BotsService],
+  exports: [MatchesService, MatchesRepository, MatchCache, BotsService],
 })
 export class MatchesModule {}

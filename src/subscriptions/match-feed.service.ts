@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
+import { MatchCache } from '../matches/match-cache.js';
 import { MatchesRepository } from '../matches/matches.repository.js';
 import { assertMatchId } from '../matches/matches.service.js';
 import type { Match, MatchEvent } from '../matches/models/match.model.js';
@@ -28,6 +29,7 @@ export class MatchFeedService {
   constructor(
     @Inject(EVENT_BUS) bus: EventBus,
     private readonly repo: MatchesRepository,
+    private readonly cache: MatchCache,
   ) {
     bus.onSignal((signal) => {
       this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
@@ -59,7 +61,10 @@ export class MatchFeedService {
           for (;;) {
             const events = await this.shared(`e:${matchId}:${delivered}`, () => this.repo.eventsAfter(matchId, delivered));
             if (events.length === 0) break;
-            const latest = await this.shared(`m:${matchId}:${events.at(-1)!.seq}`, () => this.repo.find(matchId));
+            const upTo = events.at(-1)!.seq;
+            // The commit that signalled usually left the record in the cache: no second read.
+            const cached = this.cache.get(matchId);
+            const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.shared(`m:${matchId}:${upTo}`, () => this.repo.find(matchId));
             for (const e of events) out.push({ matchEvents: this.eventModel(e, latest!, viewer) });
             delivered = events.at(-1)!.seq;
           }
