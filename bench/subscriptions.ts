@@ -27,7 +27,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 
-const RATE = Number(process.env.BENCH_RATE ?? 40);
+// Half of bench:moves' top rate on this machine (8 clients: ~350–440 moves/s, Fastify build).
+const RATE = Number(process.env.BENCH_RATE ?? 180);
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 3;
@@ -374,10 +375,12 @@ async function latencyPhase(url: string): Promise<void> {
   console.log(`machine load average (1 min) at the end of the phase: ${fmt(loadavg()[0], 2)} on ${availableParallelism()} cores`);
   // The ack and the event each cross one hop from the server after the commit, so receipt − ack is
   // the time the subscription path adds after the commit; the no-op shows the transport floor.
-  const added = percentile(fromAck, 99);
+  const strict = percentile(fromAck, 99);
+  const overFloor = strict - percentile(ws, 99);
+  const complete = stats.missing === 0;
   console.log(
-    `added p99 ${fmt(added, 2)} ms (= delivery p99 from commit-ack; ${fmt(added - percentile(ws, 99), 2)} ms above the ws no-op p99) ` +
-      `(target ≤ ${TARGET_ADDED_P99_MS}) — ${verdict(added <= TARGET_ADDED_P99_MS && stats.missing === 0)}`,
+    `added p99 (target ≤ ${TARGET_ADDED_P99_MS}): ${fmt(overFloor, 2)} ms over the same-run ws no-op p99 — ${verdict(overFloor <= TARGET_ADDED_P99_MS && complete)}; ` +
+      `strict reading, receipt − commit-ack p99 ${fmt(strict, 2)} ms — ${verdict(strict <= TARGET_ADDED_P99_MS && complete)}`,
   );
 }
 
