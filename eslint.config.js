@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'src/generated/', 'coverage/', '.data/'] },
+  { ignores: ['dist/', 'node_modules/', 'generated/', 'coverage/', '.data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import type { MatchRecord, MatchStatusValue } from '../matches/match-record.js';
 import { matchInclude, toRecord } from '../matches/matches.repository.js';
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Prisma } from '../generated/prisma/client.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { Commit } from '../matches/match-record.js';
 import { statsDeltas, type StatsDelta } from './stats-delta.js';
 
