@@ -268,10 +268,4 @@ export class MatchesRepository {
             },
     }));
   }
-
-  /** Every match id a player sits in, with its status: for "my turns" and listings. */
-  async matchIdsOfPlayer(playerId: string): Promise<string[]> {
-    const rows = await this.prisma.seat.findMany({ where: { playerId }, select: { matchId: true } });
-    return rows.map((r) => r.matchId);
-  }
 }
