@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import type { StatsDelta } from './stats-delta.js';
 
-/** A player's stored totals (the row of PlayerStats), as plain data. */
-export interface StatsRow {
-  playerId: string;
+/** A player's stored totals (the row of PlayerStats): the same counters a commit adds as a delta. */
+export interface StatsRow extends StatsDelta {
   playerName: string;
-  matchesPlayed: number;
-  matchesWon: number;
-  roundsPlayed: number;
-  pointsScored: number;
-  roundsWonByDomino: number;
-  roundsWonByBlock: number;
-  biggestPlay: number;
 }
 
 /** The leaderboard's keyset: (wins desc, played asc, id asc). */
