@@ -10,18 +10,16 @@
  * phase and is averaged, so load from elsewhere on the machine hits both sides alike.
  */
 import pg from 'pg';
+import { DRAW, PLAY, REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 
 const SERVICE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const BASELINE_SECONDS = SERVICE_SECONDS / 2;
 const CONCURRENCY = (process.env.BENCH_CLIENTS ?? '1,8').split(',').map(Number);
 
-const REGISTER = 'mutation($n: String!) { registerPlayer(name: $n) { token } }';
 const CREATE = 'mutation { createMatch(input: { seats: 2 }) { id } }';
 const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn } }';
 const MINE = 'query($id: ID!) { match(id: $id) { version legalMoves { tile { high low } end } canDraw } }';
-const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { status turn } }';
-const DRAW = 'mutation($i: TurnInput!) { drawTile(input: $i) { status turn } }';
 
 interface Phase {
   moves: number;

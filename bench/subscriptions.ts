@@ -25,6 +25,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { DRAW, PLAY, REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 
 // Half of bench:moves' top rate on this machine (8 clients: ~350–440 moves/s, Fastify build).
@@ -39,12 +40,9 @@ const TARGET_ADDED_P99_MS = 10;
 const TARGET_IDLE = 10_000;
 const TARGET_KB_PER_CONN = 50;
 
-const REGISTER = 'mutation($n: String!) { registerPlayer(name: $n) { token } }';
 const CREATE = 'mutation { createMatch(input: { seats: 4 }) { id } }';
 const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn mySeat } }';
 const MINE = 'query($id: ID!) { match(id: $id) { version turn status legalMoves { tile { high low } end } canDraw } }';
-const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { status turn } }';
-const DRAW = 'mutation($i: TurnInput!) { drawTile(input: $i) { status turn } }';
 const EVENTS = 'subscription($id: ID!) { matchEvents(matchId: $id) { seq type move { seq seat } match { version } } }';
 
 interface Ev {

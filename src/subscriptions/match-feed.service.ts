@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
+import type { EventWithMove } from '../matches/match-record.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
 import { MatchCache } from '../matches/match-cache.js';
 import { MatchesRepository } from '../matches/matches.repository.js';
@@ -65,7 +65,9 @@ export class MatchFeedService {
             // The commit that signalled usually left the record in the cache: no second read.
             const cached = this.cache.get(matchId);
             const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.shared(`m:${matchId}:${upTo}`, () => this.repo.find(matchId));
-            for (const e of events) out.push({ matchEvents: this.eventModel(e, latest!, viewer) });
+            // One view of the match per batch: every event of it carries the same match.
+            const match = matchModel(latest!, viewer);
+            for (const e of events) out.push({ matchEvents: this.eventModel(e, match) });
             delivered = events.at(-1)!.seq;
           }
         } while (again);
@@ -109,17 +111,11 @@ export class MatchFeedService {
     return n;
   }
 
-  private eventModel(e: EventWithMove, latest: MatchRecord, viewer: Player | null): MatchEvent {
-    const seat = seatOf(latest, viewer?.id ?? null);
+  private eventModel(e: EventWithMove, match: Match): MatchEvent {
     // Another seat's draw never shows its tile, in the live feed or in a catch-up.
     const move = e.move ? moveModel(e.move) : null;
-    if (move && move.type === 'DRAW' && move.seat !== seat) move.tile = null;
-    return {
-      seq: e.seq,
-      type: e.type,
-      move,
-      match: matchModel(latest, viewer),
-    };
+    if (move && move.type === 'DRAW' && move.seat !== match.mySeat) move.tile = null;
+    return { seq: e.seq, type: e.type, move, match };
   }
 
   private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
