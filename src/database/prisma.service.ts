@@ -10,7 +10,7 @@ import { DATABASE_URL } from './database.tokens.js';
  * engine binary). It connects lazily, on the first query.
  *
  * `hot()` runs a statement built with `Prisma.sql` directly on the same connection pool. It is for
- * the two statements every move makes (load the match, commit the move): measured here, Prisma's
+ * the two statements every command makes (load the match, commit it): measured here, Prisma's
  * client runtime cost more CPU per raw statement than the rest of the command, and a move's
  * latency is the product's hot path. Everything else goes through the Prisma client.
  */

@@ -256,8 +256,15 @@ export class MatchesService {
       const decision = await decide(record);
       // A replayed command answers with the match as it is now, not as first read.
       if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
+      const seats = record.seats.map((s) => {
+        const change = decision.commit.seatChanges?.find((c) => c.index === s.index);
+        return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
+      });
       try {
-        const { version, events } = await this.repo.commit(decision.commit);
+        const { version, events } = await this.repo.commit(
+          decision.commit,
+          seats.map((s) => s.playerId),
+        );
         const after: MatchRecord = {
           ...record,
           version,
@@ -265,10 +272,7 @@ export class MatchesService {
           state: decision.commit.state,
           winnerTeam: decision.commit.winnerTeam,
           lastEventSeq: record.lastEventSeq + events.length,
-          seats: record.seats.map((s) => {
-            const change = decision.commit.seatChanges?.find((c) => c.index === s.index);
-            return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
-          }),
+          seats,
         };
         // A new player's name comes from the database; otherwise the record is known.
         const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
