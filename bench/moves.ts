@@ -5,12 +5,13 @@
  * Service: C clients, each driving its own 2-player match — read the mover's legalMoves, send
  * playTile/drawTile — starting a new match when one ends. Baseline: C pg connections, each
  * running a transaction of the same shape (compare-and-set the match row with a real-sized
- * snapshot, insert a move, update the round). Printed: moves/s, p50/p99 of the command,
- * SQL statements per move, and service ÷ baseline. Baseline runs before and after the service
- * phase and is averaged, so load from elsewhere on the machine hits both sides alike.
+ * snapshot, insert a move, update the round). Printed: moves/s, p50/p99 of the command (and of
+ * the round-ending commands alone, which write the most), SQL statements per move, and service ÷
+ * baseline. Baseline runs before and after the service phase and is averaged, so load from
+ * elsewhere on the machine hits both sides alike.
  */
 import pg from 'pg';
-import { DRAW, PLAY, REGISTER } from './support/operations.js';
+import { REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 
 const SERVICE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -19,12 +20,29 @@ const CONCURRENCY = (process.env.BENCH_CLIENTS ?? '1,8').split(',').map(Number);
 
 const CREATE = 'mutation { createMatch(input: { seats: 2 }) { id } }';
 const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn } }';
-const MINE = 'query($id: ID!) { match(id: $id) { version legalMoves { tile { high low } end } canDraw } }';
+const MINE = 'query($id: ID!) { match(id: $id) { version legalMoves { tile { high low } end } canDraw currentRound { number } } }';
+// The command answers with the round it left the match in, so the bench can tell round-ending commands apart.
+const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { status turn currentRound { number } } }';
+const DRAW = 'mutation($i: TurnInput!) { drawTile(input: $i) { status turn currentRound { number } } }';
+
+interface View {
+  version: number;
+  legalMoves: { tile: unknown; end: string | null }[];
+  canDraw: boolean;
+  currentRound: { number: number };
+}
+interface Outcome {
+  status: string;
+  turn: number;
+  currentRound: { number: number };
+}
 
 interface Phase {
   moves: number;
   seconds: number;
   latencies: number[];
+  /** the commands that ended a round (or the match): they write the most */
+  roundEnds: number[];
 }
 
 async function serviceClient(url: string, until: number, phase: Phase, id: number): Promise<void> {
@@ -41,30 +59,19 @@ async function serviceClient(url: string, until: number, phase: Phase, id: numbe
   let pick = id * 7919;
   while (Date.now() < until) {
     const token = tokens[turn];
-    const view = (
-      await gql<{ match: { version: number; legalMoves: { tile: unknown; end: string | null }[]; canDraw: boolean } }>(
-        url,
-        MINE,
-        { id: matchId },
-        token,
-      )
-    ).match;
+    const view = (await gql<{ match: View }>(url, MINE, { id: matchId }, token)).match;
     const t0 = performance.now();
-    let res: { status: string; turn: number };
+    let res: Outcome;
     if (view.legalMoves.length > 0) {
       const mv = view.legalMoves[pick++ % view.legalMoves.length];
-      res = (
-        await gql<{ playTile: { status: string; turn: number } }>(
-          url,
-          PLAY,
-          { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } },
-          token,
-        )
-      ).playTile;
+      res = (await gql<{ playTile: Outcome }>(url, PLAY, { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } }, token))
+        .playTile;
     } else {
-      res = (await gql<{ drawTile: { status: string; turn: number } }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
+      res = (await gql<{ drawTile: Outcome }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
     }
-    phase.latencies.push(performance.now() - t0);
+    const ms = performance.now() - t0;
+    phase.latencies.push(ms);
+    if (res.status !== 'IN_PROGRESS' || res.currentRound.number !== view.currentRound.number) phase.roundEnds.push(ms);
     phase.moves++;
     if (res.status !== 'IN_PROGRESS') await newMatch();
     else turn = res.turn;
@@ -72,10 +79,12 @@ async function serviceClient(url: string, until: number, phase: Phase, id: numbe
 }
 
 async function runService(url: string, clients: number): Promise<Phase & { sqlPerMove: number }> {
-  const phase: Phase = { moves: 0, seconds: SERVICE_SECONDS, latencies: [] };
+  const phase: Phase = { moves: 0, seconds: SERVICE_SECONDS, latencies: [], roundEnds: [] };
   // Warm-up: JIT, pools, caches.
   await Promise.all(
-    Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + 1000, { moves: 0, seconds: 0, latencies: [] }, 1000 + i)),
+    Array.from({ length: clients }, (_, i) =>
+      serviceClient(url, Date.now() + 1000, { moves: 0, seconds: 0, latencies: [], roundEnds: [] }, 1000 + i),
+    ),
   );
   const before = (await metrics(url)).sqlStatements;
   const start = performance.now();
@@ -83,6 +92,7 @@ async function runService(url: string, clients: number): Promise<Phase & { sqlPe
   phase.seconds = (performance.now() - start) / 1000;
   const after = (await metrics(url)).sqlStatements;
   phase.latencies.sort((a, b) => a - b);
+  phase.roundEnds.sort((a, b) => a - b);
   return { ...phase, sqlPerMove: (after - before) / phase.moves };
 }
 
@@ -99,7 +109,7 @@ async function runBaseline(dbUrl: string, clients: number, seconds: number, snap
     await setup.query('INSERT INTO bench_round VALUES ($1, 1, $2)', [i, snapshot]);
   }
   await setup.end();
-  const phase: Phase = { moves: 0, seconds, latencies: [] };
+  const phase: Phase = { moves: 0, seconds, latencies: [], roundEnds: [] };
   const until = Date.now() + seconds * 1000;
   const start = performance.now();
   await Promise.all(
@@ -156,7 +166,8 @@ async function main(): Promise<void> {
       const rate = service.moves / service.seconds;
       const base = [...before.latencies, ...after.latencies].sort((a, b) => a - b);
       console.log(
-        `clients=${clients}  service: ${fmt(rate)} moves/s, command p50 ${fmt(percentile(service.latencies, 50), 2)} ms, p99 ${fmt(percentile(service.latencies, 99), 2)} ms, ` +
+        `clients=${clients}  service: ${fmt(rate)} moves/s, command p50 ${fmt(percentile(service.latencies, 50), 2)} ms, p99 ${fmt(percentile(service.latencies, 99), 2)} ms ` +
+          `(the ${service.roundEnds.length} round-ending: p50 ${fmt(percentile(service.roundEnds, 50), 2)} ms, p99 ${fmt(percentile(service.roundEnds, 99), 2)} ms), ` +
           `${fmt(service.sqlPerMove, 1)} SQL statements per move (view + command)  |  raw pg: ${fmt(baseRate)} tx/s, p50 ${fmt(percentile(base, 50), 2)} ms, p99 ${fmt(percentile(base, 99), 2)} ms  |  ratio ${fmt(rate / baseRate, 3)}`,
       );
     }
