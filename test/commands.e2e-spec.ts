@@ -83,6 +83,58 @@ describe('commands: races, idempotency and typed errors', () => {
     expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
   });
 
+  it('8 players racing for the last seat: one sits and starts the match, the rest get MATCH_FULL; the history holds the two seated', async () => {
+    const host = await app.player('host');
+    const { id } = (await host.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
+    const rivals = await Promise.all(Array.from({ length: 8 }, (_, i) => app.player(`rival${i}`)));
+    const results = await Promise.all(rivals.map((r) => r.raw(M_JOIN, { id })));
+    const seated = rivals.filter((_, i) => !results[i].body.errors);
+    expect(seated).toHaveLength(1);
+    for (const r of results.filter((x) => x.body.errors)) expect(r.body.errors![0].extensions?.code).toBe('MATCH_FULL');
+    const seats = await prisma.seat.findMany({ where: { matchId: id }, orderBy: { index: 'asc' } });
+    expect(seats.map((s) => s.playerId)).toEqual([host.id, seated[0].id]);
+    const history = await prisma.playerMatch.findMany({ where: { matchId: id }, orderBy: { seat: 'asc' } });
+    expect(history.map((h) => [h.playerId, h.seat, h.status])).toEqual([
+      [host.id, 0, 'IN_PROGRESS'],
+      [seated[0].id, 1, 'IN_PROGRESS'],
+    ]);
+    const events = await prisma.matchEvent.findMany({ where: { matchId: id }, orderBy: { seq: 'asc' } });
+    expect(events.map((e) => e.type).slice(0, 3)).toEqual(['PLAYER_JOINED', 'PLAYER_JOINED', 'MATCH_STARTED']);
+    expect(events.filter((e) => e.type === 'PLAYER_JOINED' || e.type === 'MATCH_STARTED')).toHaveLength(3);
+    expect(await prisma.round.count({ where: { matchId: id } })).toBe(1);
+  });
+
+  it('10 parallel copies of the move that ends a round: the round ends once, and the stats count it once', async () => {
+    const { id, a, b, bySeat } = await twoPlayer();
+    // Play on until the mover holds one tile and can play it: going out ends the round.
+    let me = await viewOf(a, id);
+    for (let commands = 0; ; commands++) {
+      expect(commands).toBeLessThan(300);
+      me = await viewOf(bySeat.get((await viewOf(a, id)).turn!)!, id);
+      if (me.myHand!.length === 1 && me.legalMoves.length > 0) break;
+      const mover = bySeat.get(me.mySeat!)!;
+      if (me.legalMoves.length > 0) await mover.request(PLAY, { i: { matchId: id, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end } });
+      else await mover.request(DRAW, { i: { matchId: id } });
+    }
+    const mover = bySeat.get(me.mySeat!)!;
+    const last = me.legalMoves[0];
+    const finishedBefore = await prisma.round.count({ where: { matchId: id, status: 'FINISHED' } });
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => mover.raw(PLAY, { i: { matchId: id, tile: last.tile, end: last.end, expectedVersion: me.version } })),
+    );
+    // The domino seat leads the next round, so only expectedVersion tells a duplicate from a new lead.
+    expect(results.filter((r) => !r.body.errors)).toHaveLength(1);
+    for (const r of results.filter((x) => x.body.errors)) expect(r.body.errors![0].extensions?.code).toBe('STALE_VERSION');
+    const finished = await prisma.round.count({ where: { matchId: id, status: 'FINISHED' } });
+    expect(finished).toBe(finishedBefore + 1);
+    expect(await prisma.matchEvent.count({ where: { matchId: id, type: 'ROUND_ENDED' } })).toBe(finished);
+    // Each finished round counted once for each player, and every point of the match is someone's.
+    const stats = await prisma.playerStats.findMany({ where: { playerId: { in: [a.id, b.id] } } });
+    expect(stats.map((s) => s.roundsPlayed)).toEqual([finished, finished]);
+    const teams = await prisma.team.findMany({ where: { matchId: id } });
+    expect(stats.reduce((sum, s) => sum + s.pointsScored, 0)).toBe(teams.reduce((sum, t) => sum + t.score, 0));
+  });
+
   it('gives every bad input its contract code and changes nothing', async () => {
     const { id, a, b, bySeat } = await twoPlayer();
     const outsider = await app.player('outsider');

@@ -41,6 +41,7 @@ function playerMatchCtes(c: Commit, seats: readonly (string | null)[], guard: Pr
   const players = seated.map((s) => s.playerId);
   return [
     // Rows of players no longer seated; `<> ALL('{}')` holds for every row when nobody is left.
+    // (The list must hold no NULL: `x <> ALL` of a list with a NULL is never true.)
     Prisma.sql`player_matches_gone AS (
       DELETE FROM "PlayerMatch" pm
       WHERE pm."matchId" = ${c.matchId}::uuid AND pm."playerId" <> ALL(${players}::uuid[]) AND ${guard})`,

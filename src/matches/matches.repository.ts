@@ -119,7 +119,9 @@ export class MatchesRepository {
    * round-ending command costs one round trip like any move, instead of holding a transaction
    * open across ten while the event loop serves other requests.
    *
-   * @param seats who sits in each seat once this commit holds (for the history's writes)
+   * @param seats who sits in each seat, by index, once this commit holds (for the history's
+   *   writes). Taken from the record the command decided on, not re-read: Seat rows change only
+   *   through commit(), and the compare-and-set proves that record current.
    */
   async commit(c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));

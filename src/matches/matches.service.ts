@@ -35,7 +35,7 @@ export function assertMatchId(id: string): void {
 /** What a command decided, given a fresh read of the match. */
 type Decision = { commit: Commit } | { unchanged: true; reread?: boolean };
 
-/** Application service: one transaction per command (load, decide, persist), then notify. */
+/** Application service: per command, load → decide (the engine) → one atomic compare-and-set write → notify. */
 @Injectable()
 export class MatchesService {
   private readonly logger = new Logger(MatchesService.name);
@@ -195,16 +195,19 @@ export class MatchesService {
     const after = await this.run(input.matchId, async (r) => {
       // A retry of a command that already committed: answer it again, apply nothing.
       if (clientMoveId && (await this.repo.hasClientMove(r.id, player.id, clientMoveId))) return { unchanged: true, reread: true };
-      // The order of checks: match over → seated → to move → legal (engine) → version current.
+      // The order of checks: match over → seated → version current → to move → legal (engine).
+      // A stale expectedVersion wins over the rest: judged against a state the client has not
+      // seen, its move may be refused for reasons it cannot make sense of (a domino seat leads the
+      // next round too, so a duplicate of its last play would meet a new hand).
       if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
       const seat = seatOf(r, player.id);
       if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
-      if (r.state.round.turn !== seat) throw new ApiError('NOT_YOUR_TURN', `it is seat ${r.state.round.turn}'s turn`);
-      const result = apply(r.state, actionFor(seat));
-      if (!result.ok) throw violationError(result.violation);
       if (input.expectedVersion != null && input.expectedVersion !== r.version) {
         throw new ApiError('STALE_VERSION', `the match is at version ${r.version}, not ${input.expectedVersion}`, { version: r.version });
       }
+      if (r.state.round.turn !== seat) throw new ApiError('NOT_YOUR_TURN', `it is seat ${r.state.round.turn}'s turn`);
+      const result = apply(r.state, actionFor(seat));
+      if (!result.ok) throw violationError(result.violation);
       return { commit: this.fromEngine(r, result, { clientMoveId, playerId: player.id }) };
     });
     return matchModel(after, player);
