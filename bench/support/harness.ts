@@ -73,7 +73,9 @@ export interface ServerProcess {
 /** `node dist/src/main.js` on a free port; resolves once it is listening. */
 export function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/src/main.js'], {
+    // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under load
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import { assertMatchId } from '../matches/matches.service.js';
+import { assertMatchId } from '../matches/command-runner.js';
 import { buildMatchRecord, type MatchRecordV1 } from './record-format.js';
 import { RecordRepository } from './record.repository.js';
 

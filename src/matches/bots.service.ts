@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
 import { mix32 } from '../domain/rng.js';
 import type { MatchRecord } from './match-record.js';
+import { CommandRunner } from './command-runner.js';
 import { MatchesService } from './matches.service.js';
 
 /** A runaway guard: no match needs more bot moves than this in one go. */
@@ -19,8 +20,11 @@ export class BotsService implements OnApplicationShutdown {
   private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
   private closing = false;
 
-  constructor(@Inject(MatchesService) private readonly matches: MatchesService) {
-    matches.afterCommit = (id) => this.wake(id);
+  constructor(
+    @Inject(MatchesService) private readonly matches: MatchesService,
+    @Inject(CommandRunner) runner: CommandRunner,
+  ) {
+    runner.afterCommit = (id) => this.wake(id);
   }
 
   wake(matchId: string): void {

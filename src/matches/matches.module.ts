@@ -3,6 +3,7 @@ import { StatsWriter } from '../history/stats.writer.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
+import { CommandRunner } from './command-runner.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesResolver } from './matches.resolver.js';
@@ -11,7 +12,7 @@ import { RoundsService } from './rounds.service.js';
 
 @Module({
   imports: [PlayersModule, RealtimeModule],
-  providers: [StatsWriter, MatchCache, MatchesRepository, MatchesService, RoundsService, BotsService, MatchesResolver],
+  providers: [StatsWriter, MatchCache, MatchesRepository, CommandRunner, MatchesService, RoundsService, BotsService, MatchesResolver],
   exports: [MatchesService, MatchesRepository, MatchCache, BotsService],
 })
 export class MatchesModule {}

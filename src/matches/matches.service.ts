@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import { assertId } from '../common/ids.js';
 import {
   apply,
   newMatch,
@@ -14,57 +13,28 @@ import {
   type Rules,
 } from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
-import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
 import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
-import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
+import { assertMatchId, CommandRunner, type Decision } from './command-runner.js';
+import type { Commit, MatchRecord } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
-import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
 import { violationError } from './violations.js';
 
-/** A command re-reads and re-decides at most this often when others commit first. */
-const MAX_ATTEMPTS = 5;
 const MAX_CLIENT_MOVE_ID = 100;
 
-export function assertMatchId(id: string): void {
-  assertId(id, 'match');
-}
-
-/** What a command decided, given a fresh read of the match. */
-type Decision = { commit: Commit } | { unchanged: true; reread?: boolean };
-
-/** Application service: per command, load → decide (the engine) → one atomic compare-and-set write → notify. */
+/** Application service: what each command decides (with the engine); CommandRunner loads, commits and announces. */
 @Injectable()
 export class MatchesService {
-  private readonly logger = new Logger(MatchesService.name);
-  /** Called after a command commits, to let bots move; set by BotsService (avoids a cycle). */
-  afterCommit: (matchId: string) => void = () => {};
-
   constructor(
     private readonly repo: MatchesRepository,
-    private readonly cache: MatchCache,
-    @Inject(MATCH_NOTIFIER) private readonly notifier: MatchNotifier,
+    private readonly runner: CommandRunner,
   ) {}
 
   async get(id: string, viewer: Player | null): Promise<Match | null> {
-    assertMatchId(id);
-    const record = this.cache.get(id) ?? (await this.read(id));
+    const record = await this.runner.find(id);
     return record ? matchModel(record, viewer) : null;
-  }
-
-  async load(id: string, fresh = false): Promise<MatchRecord> {
-    assertMatchId(id);
-    const record = (fresh ? undefined : this.cache.get(id)) ?? (await this.read(id));
-    if (!record) throw new ApiError('NOT_FOUND', `no match ${id}`);
-    return record;
-  }
-
-  private async read(id: string): Promise<MatchRecord | null> {
-    const record = await this.repo.find(id);
-    if (record) this.cache.set(record);
-    return record;
   }
 
   async create(player: Player, input: CreateMatchInput): Promise<Match> {
@@ -91,13 +61,13 @@ export class MatchesService {
       }),
     });
     // The creator joins seat 0 as an event; with every other seat a bot, the match starts now.
-    const after = await this.run(record.id, (r) => this.seatPlayer(r, player, 0));
+    const after = await this.runner.run(record.id, (r) => this.seatPlayer(r, player, 0));
     return matchModel(after, player);
   }
 
   async join(player: Player, matchId: string): Promise<Match> {
     assertMatchId(matchId);
-    const after = await this.run(matchId, (r) => {
+    const after = await this.runner.run(matchId, (r) => {
       if (seatOf(r, player.id) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
       if (r.status !== 'WAITING') {
         throw r.status === 'IN_PROGRESS'
@@ -113,7 +83,7 @@ export class MatchesService {
 
   async leave(player: Player, matchId: string): Promise<Match> {
     assertMatchId(matchId);
-    const after = await this.run(matchId, (r) => {
+    const after = await this.runner.run(matchId, (r) => {
       const seat = seatOf(r, player.id);
       if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
       if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'only a match still WAITING can be left; resign instead');
@@ -132,7 +102,7 @@ export class MatchesService {
 
   async resign(player: Player, matchId: string): Promise<Match> {
     assertMatchId(matchId);
-    const after = await this.run(matchId, (r) => {
+    const after = await this.runner.run(matchId, (r) => {
       const seat = seatOf(r, player.id);
       if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
       if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
@@ -176,7 +146,7 @@ export class MatchesService {
   /** A bot's move: the same path as a human's, minus authentication. */
   async botMove(matchId: string, decide: (r: MatchRecord) => Action | null): Promise<MatchRecord | null> {
     let moved = false;
-    const after = await this.run(matchId, (r) => {
+    const after = await this.runner.run(matchId, (r) => {
       if (r.status !== 'IN_PROGRESS' || !r.state) return { unchanged: true };
       const action = decide(r);
       if (!action) return { unchanged: true };
@@ -192,7 +162,7 @@ export class MatchesService {
     if (clientMoveId !== null && (clientMoveId.length === 0 || clientMoveId.length > MAX_CLIENT_MOVE_ID)) {
       throw new ApiError('BAD_USER_INPUT', `clientMoveId must be 1 to ${MAX_CLIENT_MOVE_ID} characters`);
     }
-    const after = await this.run(input.matchId, async (r) => {
+    const after = await this.runner.run(input.matchId, async (r) => {
       // A retry of a command that already committed: answer it again, apply nothing.
       if (clientMoveId && (await this.repo.hasClientMove(r.id, player.id, clientMoveId))) return { unchanged: true, reread: true };
       // The order of checks: match over → seated → version current → to move → legal (engine).
@@ -246,61 +216,4 @@ export class MatchesService {
       ...c,
     };
   }
-
-  /**
-   * Load → decide → compare-and-set commit, re-deciding on a fresh read when another command
-   * committed in between (the re-decision then gives the loser its proper error). Events are
-   * announced only after the commit, and bots are woken without the caller waiting on them.
-   */
-  private async run(matchId: string, decide: (r: MatchRecord) => Decision | Promise<Decision>): Promise<MatchRecord> {
-    for (let attempt = 1; ; attempt++) {
-      // The first attempt may trust the cache (the version check catches a stale entry); a retry reads the database.
-      const record = await this.load(matchId, attempt > 1);
-      const decision = await decide(record);
-      // A replayed command answers with the match as it is now, not as first read.
-      if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
-      const seats = record.seats.map((s) => {
-        const change = decision.commit.seatChanges?.find((c) => c.index === s.index);
-        return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
-      });
-      try {
-        const { version, events } = await this.repo.commit(
-          decision.commit,
-          seats.map((s) => s.playerId),
-        );
-        const after: MatchRecord = {
-          ...record,
-          version,
-          status: decision.commit.status,
-          state: decision.commit.state,
-          winnerTeam: decision.commit.winnerTeam,
-          lastEventSeq: record.lastEventSeq + events.length,
-          seats,
-        };
-        // A new player's name comes from the database; otherwise the record is known.
-        const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
-        this.cache.set(final);
-        return this.afterCommitted(record, final, events);
-      } catch (e) {
-        if (!(e instanceof VersionConflict)) throw e;
-        this.cache.forget(matchId);
-        if (attempt >= MAX_ATTEMPTS) throw new ApiError('STALE_VERSION', 'the match kept changing while this command ran; read it and retry');
-      }
-    }
-  }
-
-  private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[]): Promise<MatchRecord> {
-    await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after)).catch((e: unknown) => this.logger.error(e));
-    if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
-    return after;
-  }
-}
-
-/** The human whose turn a commit has just begun (a new mover, a new round or the start), if any. */
-function turnHandedTo(before: MatchRecord, after: MatchRecord): string | null {
-  const next = after.state;
-  if (after.status !== 'IN_PROGRESS' || !next) return null;
-  const prev = before.status === 'IN_PROGRESS' ? before.state : null;
-  const began = !prev || prev.round.turn !== next.round.turn || prev.round.number !== next.round.number;
-  return began ? (after.seats[next.round.turn]?.playerId ?? null) : null;
 }

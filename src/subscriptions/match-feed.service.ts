@@ -4,7 +4,7 @@ import type { EventWithMove } from '../matches/match-record.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
 import { MatchCache } from '../matches/match-cache.js';
 import { MatchesRepository } from '../matches/matches.repository.js';
-import { assertMatchId } from '../matches/matches.service.js';
+import { assertMatchId } from '../matches/command-runner.js';
 import type { Match, MatchEvent } from '../matches/models/match.model.js';
 import type { Player } from '../players/models/player.model.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';

@@ -1,0 +1,111 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '../common/api-error.js';
+import { assertId } from '../common/ids.js';
+import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
+import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
+import { MatchCache } from './match-cache.js';
+import { MatchesRepository } from './matches.repository.js';
+
+/** A command re-reads and re-decides at most this often when others commit first. */
+const MAX_ATTEMPTS = 5;
+
+export function assertMatchId(id: string): void {
+  assertId(id, 'match');
+}
+
+/** What a command decided, given a fresh read of the match. */
+export type Decision = { commit: Commit } | { unchanged: true; reread?: boolean };
+
+/**
+ * How every command runs, whoever decides it (a player's mutation or a bot): load the match →
+ * decide → one compare-and-set commit → announce. The deciding lives in MatchesService; this is
+ * the part they all share, with the cache of latest match records it keeps current.
+ */
+@Injectable()
+export class CommandRunner {
+  private readonly logger = new Logger(CommandRunner.name);
+  /** Called after a command commits, to let bots move; set by BotsService (avoids a cycle). */
+  afterCommit: (matchId: string) => void = () => {};
+
+  constructor(
+    private readonly repo: MatchesRepository,
+    private readonly cache: MatchCache,
+    @Inject(MATCH_NOTIFIER) private readonly notifier: MatchNotifier,
+  ) {}
+
+  /** The latest known record of a match (the cache, else the database), or null. */
+  async find(id: string): Promise<MatchRecord | null> {
+    assertMatchId(id);
+    return this.cache.get(id) ?? (await this.read(id));
+  }
+
+  async load(id: string, fresh = false): Promise<MatchRecord> {
+    assertMatchId(id);
+    const record = (fresh ? undefined : this.cache.get(id)) ?? (await this.read(id));
+    if (!record) throw new ApiError('NOT_FOUND', `no match ${id}`);
+    return record;
+  }
+
+  /**
+   * Load → decide → compare-and-set commit, re-deciding on a fresh read when another command
+   * committed in between (the re-decision then gives the loser its proper error). Events are
+   * announced only after the commit, and bots are woken without the caller waiting on them.
+   */
+  async run(matchId: string, decide: (r: MatchRecord) => Decision | Promise<Decision>): Promise<MatchRecord> {
+    for (let attempt = 1; ; attempt++) {
+      // The first attempt may trust the cache (the version check catches a stale entry); a retry reads the database.
+      const record = await this.load(matchId, attempt > 1);
+      const decision = await decide(record);
+      // A replayed command answers with the match as it is now, not as first read.
+      if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
+      const seats = record.seats.map((s) => {
+        const change = decision.commit.seatChanges?.find((c) => c.index === s.index);
+        return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
+      });
+      try {
+        const { version, events } = await this.repo.commit(
+          decision.commit,
+          seats.map((s) => s.playerId),
+        );
+        const after: MatchRecord = {
+          ...record,
+          version,
+          status: decision.commit.status,
+          state: decision.commit.state,
+          winnerTeam: decision.commit.winnerTeam,
+          lastEventSeq: record.lastEventSeq + events.length,
+          seats,
+        };
+        // A new player's name comes from the database; otherwise the record is known.
+        const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
+        this.cache.set(final);
+        return this.afterCommitted(record, final, events);
+      } catch (e) {
+        if (!(e instanceof VersionConflict)) throw e;
+        this.cache.forget(matchId);
+        if (attempt >= MAX_ATTEMPTS) throw new ApiError('STALE_VERSION', 'the match kept changing while this command ran; read it and retry');
+      }
+    }
+  }
+
+  private async read(id: string): Promise<MatchRecord | null> {
+    const record = await this.repo.find(id);
+    if (record) this.cache.set(record);
+    return record;
+  }
+
+  private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[]): Promise<MatchRecord> {
+    await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after)).catch((e: unknown) => this.logger.error(e));
+    if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
+    return after;
+  }
+}
+
+/** The human whose turn a commit has just begun (a new mover, a new round or the start), if any. */
+function turnHandedTo(before: MatchRecord, after: MatchRecord): string | null {
+  const next = after.state;
+  if (after.status !== 'IN_PROGRESS' || !next) return null;
+  const prev = before.status === 'IN_PROGRESS' ? before.state : null;
+  const began = !prev || prev.round.turn !== next.round.turn || prev.round.number !== next.round.number;
+  return began ? (after.seats[next.round.turn]?.playerId ?? null) : null;
+}
