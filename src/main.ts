@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   try {
     const config = loadConfig(process.env);
     server = await startServer(config);
-    console.log(`straight-dominoes listening on ${server.url}/graphql (database: ${server.database.embedded ? 'embedded' : 'DATABASE_URL'})`);
+    const port = new URL(server.url).port;
+    console.log(
+      `straight-dominoes listening on ${server.url}/graphql (bound to ${config.host}:${port}; database: ${server.database.embedded ? 'embedded' : 'DATABASE_URL'})`,
+    );
   } catch (e) {
     console.error(`cannot start: ${reasonOf(e)}`);
     process.exit(1);

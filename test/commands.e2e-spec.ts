@@ -77,9 +77,14 @@ describe('commands: races, idempotency and typed errors', () => {
     const answers = results.map((r) => JSON.stringify(r.body.data));
     expect([...new Set(answers)]).toEqual([answers[0]]);
     expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
-    // And a later retry still answers without applying anything.
-    const again = await mover.raw(PLAY, { i: { matchId: id, tile: mv.tile, end: mv.end, clientMoveId: 'retry-1' } });
+    // And a later retry still answers without applying anything, with the tile's halves in either order.
+    const again = await mover.raw(PLAY, { i: { matchId: id, tile: { high: mv.tile.low, low: mv.tile.high }, end: mv.end, clientMoveId: 'retry-1' } });
     expect(again.body.errors).toBeUndefined();
+    expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
+    // The same key on another move is a client bug, not a retry: refused, nothing applied.
+    const other = me.myHand!.find((t) => t.high !== mv.tile.high || t.low !== mv.tile.low)!;
+    expect(await mover.errorCode(PLAY, { i: { matchId: id, tile: other, clientMoveId: 'retry-1' } })).toBe('BAD_USER_INPUT');
+    expect(await mover.errorCode(DRAW, { i: { matchId: id, clientMoveId: 'retry-1' } })).toBe('BAD_USER_INPUT');
     expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
   });
 

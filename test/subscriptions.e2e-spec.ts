@@ -165,6 +165,28 @@ describe('subscriptions over graphql-ws', () => {
     await Promise.all([turnsA.close(), turnsB.close()]);
   });
 
+  it('completes matchEvents once the match is over and its last event was sent, live or in a catch-up', async () => {
+    const a = await app.player('ca');
+    const b = await app.player('cb');
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    await b.request(M_JOIN, { id: createMatch.id });
+    const live = new Subscriber<Ev>(app.url, b.token).subscribe(S_EVENTS, { id: createMatch.id, after: null }, pickEvent);
+    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    expect(live.completed).toBe(false);
+    await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id: createMatch.id });
+    await live.until((r) => r.length >= 2);
+    expect(live.received.map((e) => e.type)).toEqual(['RESIGNED', 'MATCH_FINISHED']);
+    const last = await lastEventSeqOf(app, createMatch.id);
+    const replay = new Subscriber<Ev>(app.url).subscribe(S_EVENTS, { id: createMatch.id, after: 0 }, pickEvent);
+    await replay.until((r) => r.length >= last);
+    expect(replay.received.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    const deadline = Date.now() + 5_000;
+    while (!(live.completed && replay.completed) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect([live.completed, replay.completed]).toEqual([true, true]);
+    expect(replay.errors).toEqual([]);
+    await Promise.all([live.close(), replay.close()]);
+  });
+
   it('closes a connection with a bad token (4403), and refuses myTurns without one', async () => {
     const bad = new Subscriber<Ev>(app.url, 'not-a-token').subscribe(S_EVENTS, { id: '00000000-0000-0000-0000-000000000000', after: 0 }, pickEvent);
     expect(await bad.closed()).toBe(4403);

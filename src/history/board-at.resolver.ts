@@ -1,5 +1,4 @@
 import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
-import { GraphQLError } from 'graphql';
 import { ApiError } from '../common/api-error.js';
 import { Board, Round } from '../matches/models/round.model.js';
 import type { End } from '../matches/models/enums.js';
@@ -21,10 +20,7 @@ export class BoardAtResolver {
     if (!board) {
       const seqs = round.moves.map((m) => m.seq);
       const range = seqs.length ? `${seqs[0]}..${seqs[seqs.length - 1]}` : 'none yet';
-      const e = new ApiError('BAD_USER_INPUT', `seq ${seq} is not a move of round ${round.number} (its moves: ${range})`);
-      // Field resolvers run without Nest's exception filters (no fieldResolverEnhancers), so the
-      // ApiErrorFilter's mapping is done here: the same message and extensions.code.
-      throw new GraphQLError(e.message, { extensions: { code: e.code } });
+      throw new ApiError('BAD_USER_INPUT', `seq ${seq} is not a move of round ${round.number} (its moves: ${range})`);
     }
     return { ...board, openEnds: board.openEnds.map((e) => ({ end: e.end as End, pips: e.pips })) };
   }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import type { MoveRecord } from '../domain/index.js';
 import { assertId } from '../common/ids.js';
 import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
 import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
@@ -79,7 +80,7 @@ export class CommandRunner {
         // A new player's name comes from the database; otherwise the record is known.
         const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
         this.cache.set(final);
-        return this.afterCommitted(record, final, events);
+        return this.afterCommitted(record, final, events, decision.commit.moves);
       } catch (e) {
         if (!(e instanceof VersionConflict)) throw e;
         this.cache.forget(matchId);
@@ -94,18 +95,23 @@ export class CommandRunner {
     return record;
   }
 
-  private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[]): Promise<MatchRecord> {
-    await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after)).catch((e: unknown) => this.logger.error(e));
+  private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[], moves: readonly MoveRecord[]): Promise<MatchRecord> {
+    await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after, moves)).catch((e: unknown) => this.logger.error(e));
     if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
     return after;
   }
 }
 
-/** The human whose turn a commit has just begun (a new mover, a new round or the start), if any. */
-function turnHandedTo(before: MatchRecord, after: MatchRecord): string | null {
+/**
+ * The human whose turn a commit has just begun, if any: at the start, at a new round, when the
+ * turn moved to another seat, or when it came back round to the same seat because every other
+ * seat passed in the same commit. Not after a seat's own draw: that seat is still on its turn.
+ */
+export function turnHandedTo(before: MatchRecord, after: MatchRecord, moves: readonly MoveRecord[]): string | null {
   const next = after.state;
   if (after.status !== 'IN_PROGRESS' || !next) return null;
   const prev = before.status === 'IN_PROGRESS' ? before.state : null;
-  const began = !prev || prev.round.turn !== next.round.turn || prev.round.number !== next.round.number;
-  return began ? (after.seats[next.round.turn]?.playerId ?? null) : null;
+  const mover = next.round.turn;
+  const began = !prev || prev.round.turn !== mover || prev.round.number !== next.round.number || moves.some((m) => m.seat !== mover);
+  return began ? (after.seats[mover]?.playerId ?? null) : null;
 }

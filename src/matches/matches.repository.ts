@@ -102,13 +102,19 @@ export class MatchesRepository {
     return toRecord(m);
   }
 
-  /** Has this player already sent a command with this idempotency key in this match? */
-  async hasClientMove(matchId: string, playerId: string, clientMoveId: string): Promise<boolean> {
-    const found = await this.prisma.move.findUnique({
+  /** The move a command with this idempotency key from this player stored in this match, if any. */
+  async clientMove(
+    matchId: string,
+    playerId: string,
+    clientMoveId: string,
+  ): Promise<Pick<MoveRecord, 'seq' | 'seat' | 'type' | 'tile' | 'end'> | null> {
+    const m = await this.prisma.move.findUnique({
       where: { matchId_playerId_clientMoveId: { matchId, playerId, clientMoveId } },
-      select: { seq: true },
+      select: { seq: true, seat: true, type: true, tileHigh: true, tileLow: true, end: true },
     });
-    return found !== null;
+    if (!m) return null;
+    const tile = m.tileHigh === null || m.tileLow === null ? null : { high: m.tileHigh, low: m.tileLow };
+    return { seq: m.seq, seat: m.seat, type: m.type, tile, end: m.end as MoveRecord['end'] };
   }
 
   /**

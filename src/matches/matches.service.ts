@@ -4,11 +4,13 @@ import { ApiError } from '../common/api-error.js';
 import {
   apply,
   newMatch,
+  normalizeTile,
   resolveRules,
   teamsFor,
   validateSetup,
   type Action,
   type ApplyResult,
+  type MoveRecord,
   type MatchState,
   type Rules,
 } from '../domain/index.js';
@@ -163,8 +165,21 @@ export class MatchesService {
       throw new ApiError('BAD_USER_INPUT', `clientMoveId must be 1 to ${MAX_CLIENT_MOVE_ID} characters`);
     }
     const after = await this.runner.run(input.matchId, async (r) => {
-      // A retry of a command that already committed: answer it again, apply nothing.
-      if (clientMoveId && (await this.repo.hasClientMove(r.id, player.id, clientMoveId))) return { unchanged: true, reread: true };
+      // A retry of a command that already committed: answer it again, apply nothing. The same key
+      // on a different move is a client bug that would otherwise pass silently for a success.
+      const earlier = clientMoveId ? await this.repo.clientMove(r.id, player.id, clientMoveId) : null;
+      if (earlier) {
+        if (!sameCommand(earlier, actionFor(earlier.seat))) {
+          throw new ApiError(
+            'BAD_USER_INPUT',
+            `clientMoveId "${clientMoveId}" was already used for another move (seq ${earlier.seq}, ${describe(earlier)})`,
+            {
+              moveSeq: earlier.seq,
+            },
+          );
+        }
+        return { unchanged: true, reread: true };
+      }
       // The order of checks: match over → seated → version current → to move → legal (engine).
       // A stale expectedVersion wins over the rest: judged against a state the client has not
       // seen, its move may be refused for reasons it cannot make sense of (a domino seat leads the
@@ -216,4 +231,18 @@ export class MatchesService {
       ...c,
     };
   }
+}
+
+/** Does an action ask for what a stored move did? (An omitted end matches the end it was given.) */
+function sameCommand(stored: Pick<MoveRecord, 'type' | 'tile' | 'end'>, action: Action): boolean {
+  if (action.type !== stored.type) return false;
+  if (action.type === 'DRAW') return true;
+  const asked = normalizeTile(action.tile);
+  return (
+    stored.tile !== null && asked.high === stored.tile.high && asked.low === stored.tile.low && (action.end == null || action.end === stored.end)
+  );
+}
+
+function describe(m: Pick<MoveRecord, 'type' | 'tile' | 'end'>): string {
+  return m.type === 'PLAY' && m.tile ? `PLAY ${m.tile.high}-${m.tile.low}${m.end ? ` on ${m.end}` : ''}` : m.type;
 }

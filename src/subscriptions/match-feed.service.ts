@@ -37,7 +37,10 @@ export class MatchFeedService {
     });
   }
 
-  /** Every stored event after `afterSeq` (none when null: live only), then live ones. */
+  /**
+   * Every stored event after `afterSeq` (none when null: live only), then live ones. Once the match
+   * is over (FINISHED or ABANDONED) and its last event has been sent, the subscription completes.
+   */
   async matchEvents(matchId: string, afterSeq: number | null, viewer: Player | null): Promise<AsyncIterableIterator<{ matchEvents: MatchEvent }>> {
     assertMatchId(matchId);
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
@@ -45,6 +48,8 @@ export class MatchFeedService {
     const record = await this.repo.find(matchId);
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     let delivered = afterSeq ?? record.lastEventSeq;
+    // The newest record seen: once it is over and everything it holds was sent, nothing can follow.
+    let known = record;
     let pulling = false;
     let again = false;
     const out = new PushIterator<{ matchEvents: MatchEvent }>(() => this.remove(this.byMatch, matchId, listener));
@@ -65,12 +70,14 @@ export class MatchFeedService {
             // The commit that signalled usually left the record in the cache: no second read.
             const cached = this.cache.get(matchId);
             const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.shared(`m:${matchId}:${upTo}`, () => this.repo.find(matchId));
+            if (latest!.lastEventSeq >= known.lastEventSeq) known = latest!;
             // One view of the match per batch: every event of it carries the same match.
             const match = matchModel(latest!, viewer);
             for (const e of events) out.push({ matchEvents: this.eventModel(e, match) });
             delivered = events.at(-1)!.seq;
           }
         } while (again);
+        if ((known.status === 'FINISHED' || known.status === 'ABANDONED') && delivered >= known.lastEventSeq) out.complete();
       } catch (e) {
         this.logger.error(e);
         out.fail(e);

@@ -30,4 +30,21 @@ describe('PushIterator', () => {
     await expect(waiting).rejects.toThrow('boom');
     expect(cleaned).toBe(1);
   });
+
+  it('complete() ends the stream after what is queued, and at once when nothing is', async () => {
+    let cleaned = 0;
+    const it = new PushIterator<number>(() => cleaned++);
+    it.push(1);
+    it.push(2);
+    it.complete();
+    expect(await it.next()).toEqual({ value: 1, done: false });
+    expect(await it.next()).toEqual({ value: 2, done: false });
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+    expect(cleaned).toBe(1);
+    const idle = new PushIterator<number>(() => cleaned++);
+    const waiting = idle.next();
+    idle.complete();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(cleaned).toBe(2);
+  });
 });

@@ -8,6 +8,8 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   private waiting: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
   private failed: unknown = null;
   private done = false;
+  /** complete() was called: end once the queue is drained. */
+  private completing = false;
 
   constructor(private readonly cleanup: () => void) {}
 
@@ -18,6 +20,13 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
       this.waiting = null;
       w.resolve({ value, done: false });
     } else this.queue.push(value);
+  }
+
+  /** The source has nothing more to send: end the stream once what is queued has been taken. */
+  complete(): void {
+    if (this.done) return;
+    this.completing = true;
+    if (this.queue.length === 0) this.end();
   }
 
   fail(error: unknown): void {
@@ -31,7 +40,11 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    if (this.queue.length > 0) {
+      const value = this.queue.shift()!;
+      if (this.queue.length === 0 && this.completing) this.end();
+      return Promise.resolve({ value, done: false });
+    }
     if (this.failed) {
       const e = this.failed;
       this.end();

@@ -11,7 +11,7 @@ export class SubscriptionsResolver {
 
   @Subscription(() => MatchEvent, {
     description:
-      "A match's events: first every stored event after afterSeq (omit it for live events only), then live ones; seq rises by exactly 1. Each event's match is the match as of the latest stored event, as the subscriber may see it.",
+      "A match's events: first every stored event after afterSeq (omit it for live events only), then live ones; seq rises by exactly 1. Each event's match is the match as of the latest stored event, as the subscriber may see it. Completes once the match is FINISHED or ABANDONED and its last event has been sent.",
     resolve: (payload: { matchEvents: MatchEvent }) => payload.matchEvents,
   })
   matchEvents(

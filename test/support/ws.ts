@@ -9,6 +9,8 @@ export class Subscriber<T = Record<string, unknown>> {
   private waiters: { pred: (r: T[]) => boolean; resolve: () => void }[] = [];
   private dispose: (() => void) | null = null;
   closedWith: number | null = null;
+  /** The server completed the subscription. */
+  completed = false;
 
   constructor(httpUrl: string, token?: string) {
     this.client = createClient({
@@ -32,7 +34,7 @@ export class Subscriber<T = Record<string, unknown>> {
           this.waiters = this.waiters.filter((w) => (w.pred(this.received) ? (w.resolve(), false) : true));
         },
         error: (e) => this.errors.push(e),
-        complete: () => {},
+        complete: () => (this.completed = true),
       },
     );
     return this;

@@ -89,6 +89,9 @@ export class MatchEvent {
   type!: string;
   @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })
   move!: Move | null;
-  @Field(() => Match, { description: 'The match right after this event, as the subscriber may see it.' })
+  @Field(() => Match, {
+    description:
+      'The match as of the latest stored event when this one was sent (not as of this event: the events of one command, or of a catch-up, share it), as the subscriber may see it.',
+  })
   match!: Match;
 }
