@@ -10,9 +10,9 @@ import { DATABASE_URL } from './database.tokens.js';
  * engine binary). It connects lazily, on the first query.
  *
  * `hot()` runs a statement built with `Prisma.sql` directly on the same connection pool. It is for
- * the two statements every command makes (load the match, commit it): measured here, Prisma's
- * client runtime cost more CPU per raw statement than the rest of the command, and a move's
- * latency is the product's hot path. Everything else goes through the Prisma client.
+ * the statements on every command's path (load the match, look up a clientMoveId, commit):
+ * measured here, Prisma's client runtime cost more CPU per raw statement than the rest of the
+ * command, and a move's latency is the product's hot path. Everything else goes through Prisma.
  */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {

@@ -102,19 +102,30 @@ export class MatchesRepository {
     return toRecord(m);
   }
 
-  /** The move a command with this idempotency key from this player stored in this match, if any. */
+  /**
+   * The move a command with this idempotency key from this player stored in this match, if any.
+   * On the hot path of every command that carries a clientMoveId, hence raw SQL on the pool.
+   */
   async clientMove(
     matchId: string,
     playerId: string,
     clientMoveId: string,
   ): Promise<Pick<MoveRecord, 'seq' | 'seat' | 'type' | 'tile' | 'end'> | null> {
-    const m = await this.prisma.move.findUnique({
-      where: { matchId_playerId_clientMoveId: { matchId, playerId, clientMoveId } },
-      select: { seq: true, seat: true, type: true, tileHigh: true, tileLow: true, end: true },
-    });
+    const rows = await this.prisma.hot<{
+      seq: number;
+      seat: number;
+      type: MoveRecord['type'];
+      tileHigh: number | null;
+      tileLow: number | null;
+      end: MoveRecord['end'];
+    }>(
+      Prisma.sql`SELECT "seq", "seat", "type"::text AS "type", "tileHigh", "tileLow", "end" FROM "Move"
+                 WHERE "matchId" = ${matchId}::uuid AND "playerId" = ${playerId}::uuid AND "clientMoveId" = ${clientMoveId}`,
+    );
+    const m = rows[0];
     if (!m) return null;
     const tile = m.tileHigh === null || m.tileLow === null ? null : { high: m.tileHigh, low: m.tileLow };
-    return { seq: m.seq, seat: m.seat, type: m.type, tile, end: m.end as MoveRecord['end'] };
+    return { seq: m.seq, seat: m.seat, type: m.type, tile, end: m.end };
   }
 
   /**
