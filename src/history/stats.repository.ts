@@ -23,10 +23,12 @@ const COLUMNS = Prisma.sql`s."playerId", p."name" AS "playerName", s."matchesPla
 export class StatsRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  async ofPlayer(playerId: string): Promise<StatsRow | null> {
+  /** The stored totals of each of these players (null: none yet), in one statement. */
+  async ofPlayers(playerIds: readonly string[]): Promise<(StatsRow | null)[]> {
     const rows = await this.prisma.$queryRaw<StatsRow[]>`
-      SELECT ${COLUMNS} FROM "PlayerStats" s JOIN "Player" p ON p."id" = s."playerId" WHERE s."playerId" = ${playerId}::uuid`;
-    return rows[0] ?? null;
+      SELECT ${COLUMNS} FROM "PlayerStats" s JOIN "Player" p ON p."id" = s."playerId" WHERE s."playerId" = ANY(${[...playerIds]}::uuid[])`;
+    const byId = new Map(rows.map((r) => [r.playerId, r]));
+    return playerIds.map((id) => byId.get(id) ?? null);
   }
 
   /**

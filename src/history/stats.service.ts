@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import { ApiError } from '../common/api-error.js';
 import { assertId, UUID } from '../common/ids.js';
 import { pageSize } from '../common/pagination.js';
@@ -29,11 +30,19 @@ function decodeKey(cursor: string): LeaderKey {
 
 @Injectable()
 export class StatsService {
-  constructor(private readonly repo: StatsRepository) {}
+  /**
+   * Player.stats of every player resolved in the same tick (the seats of a page of matches) in
+   * one statement. Batching only, no cache: nothing is held past the tick, so no answer can be stale.
+   */
+  private readonly byPlayer: DataLoader<string, StatsRow | null>;
+
+  constructor(private readonly repo: StatsRepository) {
+    this.byPlayer = new DataLoader((ids) => repo.ofPlayers(ids), { cache: false });
+  }
 
   async ofPlayer(playerId: string): Promise<PlayerStats> {
     assertId(playerId, 'player');
-    return statsModel(await this.repo.ofPlayer(playerId));
+    return statsModel(await this.byPlayer.load(playerId));
   }
 
   async leaderboard(args: { first?: number | null; after?: string | null }): Promise<LeaderboardConnection> {

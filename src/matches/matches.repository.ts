@@ -239,13 +239,18 @@ export class MatchesRepository {
       WHERE ${guard})`;
   }
 
-  async finishedRounds(matchId: string): Promise<FinishedRoundRecord[]> {
+  /** The finished rounds of each of these matches, in round order (one statement for them all). */
+  async finishedRoundsOf(matchIds: readonly string[]): Promise<FinishedRoundRecord[][]> {
     const rows = await this.prisma.round.findMany({
-      where: { matchId, status: 'FINISHED' },
-      orderBy: { number: 'asc' },
-      select: { number: true, snapshot: true, result: true },
+      where: { matchId: { in: [...matchIds] }, status: 'FINISHED' },
+      orderBy: [{ matchId: 'asc' }, { number: 'asc' }],
+      select: { matchId: true, number: true, snapshot: true, result: true },
     });
-    return rows.map((r) => ({ number: r.number, snapshot: r.snapshot as unknown as RoundState, result: r.result as unknown as RoundResult }));
+    const byMatch = new Map<string, FinishedRoundRecord[]>(matchIds.map((id) => [id, []]));
+    for (const r of rows) {
+      byMatch.get(r.matchId)?.push({ number: r.number, snapshot: r.snapshot as unknown as RoundState, result: r.result as unknown as RoundResult });
+    }
+    return matchIds.map((id) => byMatch.get(id)!);
   }
 
   /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import type { Rules } from '../domain/index.js';
+import type { FinishedRoundRecord } from './match-record.js';
 import { finishedRoundModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
@@ -8,11 +10,19 @@ import type { Round } from './models/round.model.js';
 /** The rounds of a match: finished ones from their stored snapshots, the live one from the view. */
 @Injectable()
 export class RoundsService {
-  constructor(private readonly repo: MatchesRepository) {}
+  /**
+   * Match.rounds of every match resolved in the same tick (a page of matches) in one statement.
+   * Batching only, no cache: nothing is held past the tick, so no answer can be stale.
+   */
+  private readonly finished: DataLoader<string, FinishedRoundRecord[]>;
+
+  constructor(repo: MatchesRepository) {
+    this.finished = new DataLoader((ids) => repo.finishedRoundsOf(ids), { cache: false });
+  }
 
   async roundsOf(match: Match): Promise<Round[]> {
     if (!match.currentRound) return [];
-    const finished = await this.repo.finishedRounds(match.id);
+    const finished = await this.finished.load(match.id);
     const rounds = finished.map((r) => finishedRoundModel(r.snapshot, match.rules as Rules));
     const current = match.currentRound;
     return rounds.some((r) => r.number === current.number) ? rounds : [...rounds, current];

@@ -1,0 +1,51 @@
+import { startTestApp, type TestApp } from './support/app.js';
+import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
+import type { GqlClient } from './support/gql.js';
+
+/** A history page asking for each match's rounds and each seat's stats: the N+1 shape. */
+const Q_PAGE = `query($first: Int) { matches(first: $first) { edges { node {
+  id rounds { number status moves { seq } } seats { index player { id stats { matchesPlayed roundsPlayed pointsScored } } }
+} } } }`;
+
+describe('query batching: a page costs the same statements whatever its size', () => {
+  let app: TestApp;
+  let reader: GqlClient;
+  beforeAll(async () => {
+    app = await startTestApp({ METRICS: 'true' });
+    reader = await app.player('reader');
+    for (let i = 0; i < 8; i++) {
+      const a = await app.player(`a${i}`);
+      const b = await app.player(`b${i}`);
+      const { id } = (await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
+      await b.request(M_JOIN, { id });
+      if (i % 2) await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id });
+    }
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function statementsFor(first: number): Promise<number> {
+    const sql = async () => ((await (await fetch(`${app.url}/metrics`)).json()) as { sqlStatements: number }).sqlStatements;
+    const before = await sql();
+    const page = await reader.request<{ matches: { edges: { node: { rounds: unknown[]; seats: { player: { stats: unknown } | null }[] } }[] } }>(
+      Q_PAGE,
+      { first },
+    );
+    const after = await sql();
+    expect(page.matches.edges).toHaveLength(first);
+    for (const { node } of page.matches.edges) {
+      expect(node.rounds.length).toBeGreaterThan(0);
+      for (const s of node.seats) expect(s.player!.stats).toBeDefined();
+    }
+    return after - before;
+  }
+
+  it('Match.rounds and Player.stats are loaded once per page, not once per match or player', async () => {
+    await statementsFor(8); // warm: the match cache, prepared plans
+    const one = await statementsFor(1);
+    const eight = await statementsFor(8);
+    // Unbatched, eight matches would add 7 statements for rounds and 14 for stats over one match.
+    expect(eight).toBe(one);
+  });
+});
