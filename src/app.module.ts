@@ -18,6 +18,7 @@ import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
+import { cachedOperations } from './subscriptions/operation-cache.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({})
@@ -66,7 +67,7 @@ export class AppModule {
             // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
             fieldResolverEnhancers: ['filters'],
             subscriptions: {
-              'graphql-ws': { onConnect: graphqlWsOnConnect(players, keepAlive) },
+              'graphql-ws': { onConnect: graphqlWsOnConnect(players, keepAlive), ...cachedOperations() },
             },
             formatError: formatError((err) => logger.error(err)),
           }),
