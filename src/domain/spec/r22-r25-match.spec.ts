@@ -20,6 +20,17 @@ describe('R22 end of game', () => {
     expect(r.events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'ROUND_ENDED', 'MATCH_FINISHED']);
     expect(r.state).toMatchObject({ status: 'FINISHED', winner: 0, winningSeat: 0, scores: [250, 0] });
   });
+  it('[engine] a block split lifting two tied sides to the target together plays another round', () => {
+    // rules.md says only one side scores at a time; R20's split is the exception. Seats 0 and 1 tie
+    // for lowest (6 pips each) and split seat 2's round5(22) = 20: 10 each, 250 both. Neither is
+    // ahead, so (as with playOut's tie) another round decides: the next score that leaves a side
+    // at or above the target wins by R22 as usual.
+    const s = position({ seats: 3, hands: [['0-0', '1-1', '2-2'], ['3-3'], ['6-6', '5-5']], scores: [240, 240, 0] });
+    const r = play(s, '0-0');
+    expect(r.events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'TURN_PASSED', 'TURN_PASSED', 'TURN_PASSED', 'ROUND_ENDED', 'ROUND_STARTED']);
+    expect(r.state).toMatchObject({ status: 'IN_PROGRESS', scores: [250, 250, 0], winner: null });
+    expect(r.state.round.number).toBe(2);
+  });
   it('[variant] playOut: the hand is played out; the highest score ≥ target wins', () => {
     const s = position({
       hands: [

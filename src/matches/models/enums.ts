@@ -95,7 +95,10 @@ registerEnumType(BlockedBonus, {
   description: 'What the lowest side scores when a round is blocked (R19).',
   valuesMap: {
     OPPONENTS_TOTAL: { description: "The other sides' pips, rounded (default)." },
-    DIFFERENCE: { description: "The other sides' pips minus its own, rounded." },
+    DIFFERENCE: {
+      description:
+        "The sum, over every other side, of that side's pips minus the lowest side's own, rounded to 5 (with two sides, simply the difference).",
+    },
   },
 });
 registerEnumType(ScoringSystem, {

@@ -11,7 +11,10 @@ export class Rules {
   spinner!: SpinnerMode;
   @Field({ description: 'Uncovered spinner ends keep counting once both its sides are taken (Sniff). Default false.' })
   spinnerEndsCount!: boolean;
-  @Field({ description: 'A player may draw while holding a playable tile. Default false.' })
+  @Field({
+    description:
+      'A player may draw while holding a playable tile (R14), and a drawn tile then simply joins the hand: no drawn tile must be played at once (R15 does not apply). Default false.',
+  })
   voluntaryDraw!: boolean;
   @Field(() => Int, { description: 'Tiles left in the boneyard that are never drawn (R15). Default 0.' })
   reserve!: number;
@@ -23,7 +26,9 @@ export class Rules {
   dominoRounding!: Rounding;
   @Field(() => BlockedBonus, { description: 'Default OPPONENTS_TOTAL.' })
   blockedBonus!: BlockedBonus;
-  @Field({ description: 'Finish the round before declaring a winner (highest score wins). Default false.' })
+  @Field({
+    description: 'Finish the round before declaring a winner (highest score wins; a tie for highest plays another round). Default false.',
+  })
   playOut!: boolean;
   @Field(() => ScoringSystem, { description: 'Default FIVES.' })
   scoring!: ScoringSystem;
