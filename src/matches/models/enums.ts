@@ -106,7 +106,10 @@ registerEnumType(ScoringSystem, {
   description: 'How the open-end count C scores (R13, R25).',
   valuesMap: {
     FIVES: { description: 'C when 5 divides C (default).' },
-    FIVES_AND_THREES: { description: 'C/5 when 5 divides C plus C/3 when 3 divides C.' },
+    FIVES_AND_THREES: {
+      description:
+        'C/5 when 5 divides C plus C/3 when 3 divides C. Scoring only: for the traditional game without drawing (R25), also set reserve to the whole boneyard and handSize to 7 (2 players) or 5.',
+    },
     THREES_AND_FIVES: { description: 'C when 3 or 5 divides C; 2C when both do.' },
   },
 });
