@@ -9,7 +9,7 @@ import { countOf, endValue, ENDS, isEnd, placeTile } from './board.js';
 import { refuse } from './errors.js';
 import { draft, type Draft, matchState, record, withRound } from './draft.js';
 import { hasPlay } from './legal.js';
-import { roundSeed } from './rng.js';
+import { MAX_SEED, roundSeed } from './rng.js';
 import { dealRound } from './round.js';
 import { autoPass, endRound } from './round-end.js';
 import { resolveRules, validateSetup } from './rules.js';
@@ -31,8 +31,8 @@ export function teamsFor(seats: number, partnerships: boolean): number[][] {
 export function newMatch(config: MatchConfig): { state: MatchState; events: DomainEvent[] } {
   const rules = resolveRules(config.rules);
   const errors = validateSetup(config.seats, config.partnerships, rules);
-  if (!Number.isInteger(config.seed) || config.seed < 0 || config.seed > 0xffffffff) {
-    errors.push(`seed must be a uint32 (got ${String(config.seed)})`);
+  if (!Number.isInteger(config.seed) || config.seed < 0 || config.seed > MAX_SEED) {
+    errors.push(`seed must be an integer from 0 to 2^53 − 1 (got ${String(config.seed)})`);
   }
   if (errors.length > 0) throw new Error(`invalid match setup: ${errors.join('; ')}`);
   const teams = teamsFor(config.seats, config.partnerships);

@@ -1,8 +1,14 @@
 /**
- * Seeded randomness. The engine has no ambient randomness or clock: every shuffle comes from a uint32 seed
- * through pure-rand's xoroshiro128+, so a round replays exactly from its seed.
+ * Seeded randomness. The engine has no ambient randomness or clock: every shuffle comes from a
+ * seed through pure-rand's xoroshiro128+, so a round replays exactly from its seed.
+ *
+ * Seeds are 53-bit integers (exact as JS numbers and as PostgreSQL bigints), and a deal's
+ * generator is seeded with all 53 bits. With 32-bit seeds, a player could enumerate every deal
+ * (2^32 shuffles is minutes of CPU), find the few consistent with their own hand, and read the
+ * other hands and the boneyard: hidden information depends on the seed space being too large to
+ * search, not on the seed staying secret alone.
  */
-import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 import { FRESH_SET } from './tiles.js';
@@ -21,18 +27,38 @@ export function mix32(x: number): number {
   return h >>> 0;
 }
 
-/** The seed of round `round` of a match seeded with `matchSeed` (uint32). */
+/** The largest seed: 2^53 − 1. */
+export const MAX_SEED = Number.MAX_SAFE_INTEGER;
+
+const TWO_32 = 0x100000000;
+const low32 = (seed: number) => (seed % TWO_32) >>> 0;
+const high21 = (seed: number) => Math.floor(seed / TWO_32) >>> 0;
+/** A 53-bit seed from two mixed 32-bit words (21 bits of the first, all of the second). */
+const join53 = (high: number, low: number) => (high & 0x1fffff) * TWO_32 + (low >>> 0);
+
+/** The seed of round `round` of a match seeded with `matchSeed`: 53 bits, unrelated between rounds. */
 export function roundSeed(matchSeed: number, round: number): number {
-  return mix32((matchSeed >>> 0) ^ mix32(Math.imul(round, 0x9e3779b9) + 0x632be5ab));
+  const salt = mix32(Math.imul(round, 0x9e3779b9) + 0x632be5ab);
+  const low = mix32(low32(matchSeed) ^ salt);
+  return join53(mix32(high21(matchSeed) ^ mix32(low + salt)), low);
 }
 
 /** A second, independent stream of the same round, for choosing the leader by lot (R5). */
 export function lotSeed(seed: number): number {
-  return mix32((seed >>> 0) ^ 0x5bd1e995);
+  const low = mix32(low32(seed) ^ 0x5bd1e995);
+  return join53(mix32(high21(seed) ^ mix32(low ^ 0x27d4eb2f)), low);
 }
 
+/** A generator whose whole 128-bit state derives from all 53 bits of the seed (never all zero). */
 export function makeRng(seed: number): Rng {
-  return xoroshiro128plus(seed | 0);
+  const low = low32(seed);
+  const high = high21(seed);
+  return xoroshiro128plusFromState([
+    mix32(low ^ 0x9e3779b9) | 0,
+    mix32(high ^ 0x7f4a7c15) | 0,
+    mix32(low ^ mix32(high ^ 0xbb67ae85)) | 0,
+    mix32(high ^ mix32(low ^ 0x3c6ef372)) | 0,
+  ]);
 }
 
 /** Uniform integer in [from, to]. */

@@ -41,7 +41,7 @@ export interface MatchConfig {
   readonly seats: number; // 2..4
   readonly partnerships: boolean; // only with 4 seats: teams {0,2} and {1,3}
   readonly rules: Rules;
-  readonly seed: number; // uint32; round seeds derive from it, so a match replays from seed + actions
+  readonly seed: number; // 0..2^53−1; round seeds derive from it, so a match replays from seed + actions
 }
 
 /** A command from a seat. Passing is never commanded: the engine passes automatically. */
@@ -92,7 +92,7 @@ export interface BoardState {
 
 export interface RoundState {
   readonly number: number; // 1-based
-  readonly seed: number; // uint32 this round's deal came from
+  readonly seed: number; // 0..2^53−1: this round's deal came from it
   readonly starter: number; // seat that leads
   readonly hands: readonly (readonly Tile[])[];
   readonly boneyard: readonly Tile[]; // next draw first; never shown to anyone

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import {
@@ -55,7 +55,7 @@ export class MatchesService {
       seatCount: seats,
       partnerships,
       rules,
-      seed: randomInt(0, 2 ** 32),
+      seed: secretSeed(),
       teams: teamsFor(seats, partnerships).length,
       seats: Array.from({ length: seats }, (_, index) => {
         const isBot = index >= seats - bots;
@@ -245,4 +245,9 @@ function sameCommand(stored: Pick<MoveRecord, 'type' | 'tile' | 'end'>, action: 
 
 function describe(m: Pick<MoveRecord, 'type' | 'tile' | 'end'>): string {
   return m.type === 'PLAY' && m.tile ? `PLAY ${m.tile.high}-${m.tile.low}${m.end ? ` on ${m.end}` : ''}` : m.type;
+}
+
+/** A uniformly random 53-bit seed from the OS's CSPRNG: the whole seed space the engine takes. */
+function secretSeed(): number {
+  return Number(randomBytes(8).readBigUInt64BE() >> 11n);
 }

@@ -29,7 +29,7 @@ const configArb: fc.Arbitrary<MatchConfig> = fc
   .record({
     table: fc.constantFrom([2, false], [3, false], [4, false], [4, true]) as fc.Arbitrary<[number, boolean]>,
     rules: rulesArb,
-    seed: fc.integer({ min: 0, max: 0xffffffff }),
+    seed: fc.maxSafeNat(),
     hand: fc.integer({ min: 3, max: 9 }),
     reserve: fc.integer({ min: 0, max: 2 }),
   })
