@@ -35,18 +35,35 @@ const low32 = (seed: number) => (seed % TWO_32) >>> 0;
 const high21 = (seed: number) => Math.floor(seed / TWO_32) >>> 0;
 /** A 53-bit seed from two mixed 32-bit words (21 bits of the first, all of the second). */
 const join53 = (high: number, low: number) => (high & 0x1fffff) * TWO_32 + (low >>> 0);
+/**
+ * One 32-bit word that depends on both halves of a seed. Every derived word is made this way, so
+ * no output can be matched against a search of 32 bits alone (the low half, say).
+ */
+const both = (a: number, b: number, salt: number) => mix32(a ^ mix32((b ^ salt) >>> 0));
+
+/** A 53-bit seed derived from `seed` for one purpose (`salt`), unrelated to it and to other salts. */
+function derive(seed: number, salt: number): number {
+  const low = both(low32(seed), high21(seed), salt);
+  return join53(both(high21(seed), low, salt ^ 0x27d4eb2f), low);
+}
 
 /** The seed of round `round` of a match seeded with `matchSeed`: 53 bits, unrelated between rounds. */
 export function roundSeed(matchSeed: number, round: number): number {
-  const salt = mix32(Math.imul(round, 0x9e3779b9) + 0x632be5ab);
-  const low = mix32(low32(matchSeed) ^ salt);
-  return join53(mix32(high21(matchSeed) ^ mix32(low + salt)), low);
+  return derive(matchSeed, mix32(Math.imul(round, 0x9e3779b9) + 0x632be5ab));
 }
 
 /** A second, independent stream of the same round, for choosing the leader by lot (R5). */
 export function lotSeed(seed: number): number {
-  const low = mix32(low32(seed) ^ 0x5bd1e995);
-  return join53(mix32(high21(seed) ^ mix32(low ^ 0x27d4eb2f)), low);
+  return derive(seed, 0x5bd1e995);
+}
+
+/**
+ * The 32-bit seed of a bot's choice at one position of a match (`lastSeq`): reproducible, and
+ * like every derived word tied to all 53 bits, so watching bots play reveals no searchable part
+ * of the match's seed.
+ */
+export function botSeed(matchSeed: number, lastSeq: number): number {
+  return both(low32(matchSeed), high21(matchSeed), mix32(Math.imul(lastSeq, 0x85ebca6b) + 0x1b873593));
 }
 
 /** A generator whose whole 128-bit state derives from all 53 bits of the seed (never all zero). */
@@ -54,10 +71,10 @@ export function makeRng(seed: number): Rng {
   const low = low32(seed);
   const high = high21(seed);
   return xoroshiro128plusFromState([
-    mix32(low ^ 0x9e3779b9) | 0,
-    mix32(high ^ 0x7f4a7c15) | 0,
-    mix32(low ^ mix32(high ^ 0xbb67ae85)) | 0,
-    mix32(high ^ mix32(low ^ 0x3c6ef372)) | 0,
+    both(low, high, 0x9e3779b9) | 0,
+    both(high, low, 0x7f4a7c15) | 0,
+    both(low, high, 0xbb67ae85) | 0,
+    both(high, low, 0x3c6ef372) | 0,
   ]);
 }
 

@@ -1,7 +1,7 @@
 /** Seeds: 53 bits, all of them reaching the deal (a 32-bit deal space could be searched from one's own hand). */
 import fc from 'fast-check';
 import { newMatch } from '../match.js';
-import { lotSeed, MAX_SEED, roundSeed } from '../rng.js';
+import { botSeed, lotSeed, MAX_SEED, roundSeed } from '../rng.js';
 import { config } from './kit.js';
 
 const handsOf = (seed: number) => newMatch(config(2, false, {}, seed)).state.round.hands;
@@ -31,6 +31,20 @@ describe('seeds', () => {
         const l = lotSeed(r);
         expect(Number.isSafeInteger(l) && l >= 0 && l <= MAX_SEED).toBe(true);
       }),
+    );
+  });
+});
+
+describe('bot seeds', () => {
+  it('depend on all 53 bits of the match seed, and differ from position to position', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 0xffffffff }), fc.integer({ min: 1, max: 0x1fffff }), fc.nat({ max: 500 }), (low, high, seq) => {
+        const seed = high * 2 ** 32 + low;
+        // A search over the low 32 bits alone cannot reproduce a bot's choices.
+        expect(botSeed(seed, seq)).not.toBe(botSeed(low, seq));
+        expect(botSeed(seed, seq + 1)).not.toBe(botSeed(seed, seq));
+      }),
+      { numRuns: 200 },
     );
   });
 });
