@@ -4,9 +4,9 @@
  *
  * Seeds are 53-bit integers (exact as JS numbers and as PostgreSQL bigints), and a deal's
  * generator is seeded with all 53 bits. With 32-bit seeds, a player could enumerate every deal
- * (2^32 shuffles: hours in JavaScript, minutes in C), find the few consistent with their own hand, and read the
- * other hands and the boneyard: hidden information depends on the seed space being too large to
- * search, not on the seed staying secret alone.
+ * (2^32 shuffles: hours in JavaScript, minutes in C), keep the few consistent with their own
+ * hand, and read the other hands and the boneyard: hidden information depends on the seed space
+ * being too large to search, not on the seed staying secret alone.
  */
 import { xoroshiro128plusFromState } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
