@@ -17,7 +17,7 @@ import type { Tile } from './types.js';
 export type Rng = RandomGenerator;
 
 /** murmur3's 32-bit finaliser: a cheap avalanche so neighbouring inputs give unrelated seeds. */
-export function mix32(x: number): number {
+function mix32(x: number): number {
   let h = x >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
