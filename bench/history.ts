@@ -236,7 +236,24 @@ class Seeder {
     const created = new Date(this.t0 + i * 60_000);
     const finished = new Date(created.getTime() + 30 * 60_000);
     rows.Match.push(
-      line([id, 'FINISHED', t.events, 2, false, t.rulesJson, t.chainSecret, t.dealCommitment, t.state, t.winner, t.events, seats[0], created, finished, created, finished]),
+      line([
+        id,
+        'FINISHED',
+        t.events,
+        2,
+        false,
+        t.rulesJson,
+        t.chainSecret,
+        t.dealCommitment,
+        t.state,
+        t.winner,
+        t.events,
+        seats[0],
+        created,
+        finished,
+        created,
+        finished,
+      ]),
     );
     seats.forEach((p, s) => {
       rows.Seat.push(line([id, s, p, s, false, `seat-${s}`]));

@@ -49,9 +49,13 @@ export function dealSourceProblems(deal: DealSource | undefined, seats: number):
   const problems: string[] = [];
   if (typeof deal.matchId !== 'string' || deal.matchId.length === 0) problems.push('deal.matchId must be a non-empty string');
   if (!Array.isArray(deal.clientSeeds) || deal.clientSeeds.length !== seats) problems.push(`deal.clientSeeds must hold ${seats} seeds`);
-  else deal.clientSeeds.forEach((s, i) => isClientSeed(s) || problems.push(`client seed of seat ${i} must be 1–64 printable ASCII characters without "|"`));
+  else
+    deal.clientSeeds.forEach(
+      (s, i) => isClientSeed(s) || problems.push(`client seed of seat ${i} must be 1–64 printable ASCII characters without "|"`),
+    );
   const a = deal.anchor;
-  if (!a || !Number.isInteger(a.round) || a.round < 1 || a.round > DEAL_CHAIN_LENGTH) problems.push(`deal.anchor.round must be 1..${DEAL_CHAIN_LENGTH}`);
+  if (!a || !Number.isInteger(a.round) || a.round < 1 || a.round > DEAL_CHAIN_LENGTH)
+    problems.push(`deal.anchor.round must be 1..${DEAL_CHAIN_LENGTH}`);
   if (!a || typeof a.secret !== 'string' || !HEX_SECRET.test(a.secret)) problems.push('deal.anchor.secret must be 64 lowercase hex digits');
   return problems;
 }
@@ -108,7 +112,12 @@ export type BlockSource = (counter: number) => Uint8Array;
 export function roundBlocks(secret: Uint8Array, matchId: string, round: number, clientSeeds: readonly string[]): BlockSource {
   const keyed = hmac.create(sha256, secret);
   const prefix = utf8ToBytes(`${DEAL_LABEL}|${matchId}|${round}|${clientSeeds.join('|')}|`);
-  return (counter) => keyed.clone().update(prefix).update(utf8ToBytes(String(counter))).digest();
+  return (counter) =>
+    keyed
+      .clone()
+      .update(prefix)
+      .update(utf8ToBytes(String(counter)))
+      .digest();
 }
 
 /** The stream's reader: `next32()` takes the next 4 bytes big-endian; `uniform(n)` by rejection. */

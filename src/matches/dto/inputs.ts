@@ -43,7 +43,7 @@ export class CreateMatchInput {
   rules?: RulesInput | null;
   @Field(() => String, {
     nullable: true,
-    description: "The creator's client seed, mixed into every deal: 1–64 printable ASCII characters, no \"|\". Default: 16 random hex characters.",
+    description: 'The creator\'s client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
   })
   clientSeed?: string | null;
 }

@@ -19,7 +19,7 @@ export class Seat {
   isBot!: boolean;
   @Field({
     description:
-      'Mixed into every deal of the match (docs/fair-deals.md): the player\'s own (createMatch, joinMatch, setClientSeed before the start) or 16 random hex characters.',
+      "Mixed into every deal of the match (docs/fair-deals.md): the player's own (createMatch, joinMatch, setClientSeed before the start) or 16 random hex characters.",
   })
   clientSeed!: string;
 }
