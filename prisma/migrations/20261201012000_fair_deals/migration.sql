@@ -1,5 +1,5 @@
 -- Provably fair deals (docs/fair-deals.md): every deal comes from a hash chain whose head S_N is
--- stored per match and whose commitment is public; each seat contributes a public client seed.
+-- stored per match and whose commitment is public, and each seat contributes a public client seed.
 -- The 53-bit seeds are gone: nothing deals from them any more.
 --
 -- Matches stored before this migration were dealt from those seeds and have no chain to reveal or
