@@ -35,7 +35,16 @@ export interface Verdict {
 }
 
 export function verifyRecord(input: unknown): Verdict {
-  const rec = input as MatchRecordV2;
+  try {
+    return check(input as MatchRecordV2);
+  } catch (e) {
+    // A record missing a field the checks read: say so instead of failing with a TypeError.
+    const rec = input as MatchRecordV2 | undefined;
+    return { ok: false, problems: [`malformed record: ${(e as Error).message}`], rounds: 0, moves: countMoves(rec) };
+  }
+}
+
+function check(rec: MatchRecordV2): Verdict {
   const problems: string[] = [];
   const done = (): Verdict => ({ ok: problems.length === 0, problems, rounds: rec?.rounds?.length ?? 0, moves: countMoves(rec) });
   if (!rec || rec.format !== RECORD_FORMAT || rec.version !== RECORD_VERSION_2) {
@@ -72,7 +81,7 @@ export function verifyRecord(input: unknown): Verdict {
 }
 
 function countMoves(rec: MatchRecordV2 | undefined): number {
-  return Array.isArray(rec?.rounds) ? rec.rounds.reduce((n, r) => n + (r.moves?.length ?? 0), 0) : 0;
+  return Array.isArray(rec?.rounds) ? rec.rounds.reduce((n, r) => n + (r?.moves?.length ?? 0), 0) : 0;
 }
 
 function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
