@@ -78,7 +78,7 @@ describe('verifyRecord', () => {
     ['a play’s tile', (rec) => (rec.rounds[0].moves[0].tile = { high: 9, low: 9 }), /illegal|tile/],
     ['the version', (rec) => ((rec as { version: number }).version = 1), /version-2/],
     ['the shape itself', (rec) => ((rec as { seats: unknown }).seats = null), /malformed/],
-  ])('rejects a changed %s', (_what, tamper, problem) => {
+  ])('rejects a record with one fact changed: %s', (_what, tamper, problem) => {
     const rec = playedRecord(7);
     tamper(rec);
     const verdict = verifyRecord(rec);
