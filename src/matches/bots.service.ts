@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
-import { botSeed } from '../domain/index.js';
+import { botSeed, chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
 import type { MatchRecord } from './match-record.js';
 import { CommandRunner } from './command-runner.js';
 import { MatchesService } from './matches.service.js';
