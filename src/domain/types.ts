@@ -171,7 +171,7 @@ export interface OpenEnd {
 /** Who is looking: a seat, or anybody else. */
 export type Viewer = number | 'spectator';
 
-/** What one viewer may see. Never contains another seat's live hand, the boneyard or a seed. */
+/** What one viewer may see. Never contains another seat's live hand, the boneyard or a deal secret. */
 export interface MatchView {
   readonly viewer: Viewer;
   readonly rules: Rules;
