@@ -17,7 +17,7 @@
  * with their snapshots and results, the final state) while seeding stays within minutes. Stats
  * rows are folded with the same pure function the StatsWriter uses.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +34,9 @@ import {
   apply,
   chooseBotAction,
   newMatch,
+  dealCommitment,
+  DEAL_CHAIN_LENGTH,
   resolveRules,
-  roundSeed,
   viewFor,
   type DomainEvent,
   type MatchState,
@@ -61,13 +62,13 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,100000').split(',').map(Number);
 interface Template {
   rules: Rules;
   rulesJson: Escaped;
-  seed: number;
+  chainSecret: string;
+  dealCommitment: string;
   state: Escaped; // final MatchState JSON
   winner: number;
   scores: number[];
   rounds: {
     number: number;
-    seed: number;
     starter: number;
     snapshot: Escaped;
     result: Escaped;
@@ -79,7 +80,10 @@ interface Template {
 
 /** One complete match between two greedy bots. */
 function playTemplate(seed: number, rules: Rules): Template {
-  const start = newMatch({ seats: 2, partnerships: false, rules, seed });
+  // A fixed chain per template (the bench measures reads, not randomness); the copies share it.
+  const chainSecret = createHash('sha256').update(`bench-${seed}`).digest('hex');
+  const deal = { matchId: `bench-template-${seed}`, clientSeeds: ['seat-0', 'seat-1'], anchor: { round: DEAL_CHAIN_LENGTH, secret: chainSecret } };
+  const start = newMatch({ seats: 2, partnerships: false, rules, deal });
   let state: MatchState = start.state;
   const rounds: Template['rounds'] = [];
   const moves: MoveRecord[] = [];
@@ -98,7 +102,6 @@ function playTemplate(seed: number, rules: Rules): Template {
         const r: RoundState = e.finalRound;
         rounds.push({
           number: e.round,
-          seed: roundSeed(seed, e.round),
           starter: starters.get(e.round) ?? r.starter,
           snapshot: new Escaped(cell(JSON.stringify(r))),
           result: new Escaped(cell(JSON.stringify(e.result))),
@@ -111,7 +114,8 @@ function playTemplate(seed: number, rules: Rules): Template {
   return {
     rules,
     rulesJson: new Escaped(cell(JSON.stringify(rules))),
-    seed,
+    chainSecret,
+    dealCommitment: dealCommitment(deal.anchor),
     state: new Escaped(cell(JSON.stringify(state))),
     winner: state.winner!,
     scores: [...state.scores],
@@ -165,7 +169,8 @@ const COLS = {
     'seatCount',
     'partnerships',
     'rules',
-    'seed',
+    'chainSecret',
+    'dealCommitment',
     'state',
     'winnerTeam',
     'lastEventSeq',
@@ -175,9 +180,9 @@ const COLS = {
     'startedAt',
     'finishedAt',
   ],
-  Seat: ['matchId', 'index', 'playerId', 'team', 'isBot'],
+  Seat: ['matchId', 'index', 'playerId', 'team', 'isBot', 'clientSeed'],
   Team: ['matchId', 'index', 'score'],
-  Round: ['matchId', 'number', 'seed', 'starter', 'status', 'snapshot', 'result', 'startedAt', 'endedAt'],
+  Round: ['matchId', 'number', 'starter', 'status', 'snapshot', 'result', 'startedAt', 'endedAt'],
   Move: ['matchId', 'seq', 'round', 'seat', 'type', 'tileHigh', 'tileLow', 'end', 'points', 'count', 'playerId', 'createdAt'],
   PlayerMatch: ['playerId', 'matchId', 'createdAt', 'status', 'seat'],
 } as const;
@@ -231,14 +236,31 @@ class Seeder {
     const created = new Date(this.t0 + i * 60_000);
     const finished = new Date(created.getTime() + 30 * 60_000);
     rows.Match.push(
-      line([id, 'FINISHED', t.events, 2, false, t.rulesJson, t.seed, t.state, t.winner, t.events, seats[0], created, finished, created, finished]),
+      line([
+        id,
+        'FINISHED',
+        t.events,
+        2,
+        false,
+        t.rulesJson,
+        t.chainSecret,
+        t.dealCommitment,
+        t.state,
+        t.winner,
+        t.events,
+        seats[0],
+        created,
+        finished,
+        created,
+        finished,
+      ]),
     );
     seats.forEach((p, s) => {
-      rows.Seat.push(line([id, s, p, s, false]));
+      rows.Seat.push(line([id, s, p, s, false, `seat-${s}`]));
       rows.Team.push(line([id, s, t.scores[s]]));
       rows.PlayerMatch.push(line([p, id, created, 'FINISHED', s]));
     });
-    for (const r of t.rounds) rows.Round.push(line([id, r.number, r.seed, r.starter, 'FINISHED', r.snapshot, r.result, created, finished]));
+    for (const r of t.rounds) rows.Round.push(line([id, r.number, r.starter, 'FINISHED', r.snapshot, r.result, created, finished]));
     for (const m of t.moves) {
       // The actor is stored on a command's first move only; a bot's has none.
       rows.Move.push(

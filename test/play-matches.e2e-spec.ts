@@ -3,10 +3,12 @@ import { driveMatch, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { expectReplayable } from './support/replay-check.js';
+import { verifyRecord } from '../src/history/verify-record.js';
 
 /**
  * Whole matches to the target through the public API: every human seat is driven from its own
- * legalMoves / canDraw; afterwards the stored rounds must replay from seeds and moves alone.
+ * legalMoves / canDraw; afterwards the stored rounds must replay from their deal source and moves
+ * alone, and the exported record must pass the fair-deal verifier.
  */
 describe('complete matches over GraphQL', () => {
   let app: TestApp;
@@ -85,6 +87,9 @@ describe('complete matches over GraphQL', () => {
     const seqs = final.rounds.flatMap((r) => r.moves.map((m) => m.seq));
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     await expectReplayable(app, matchId);
+    // The record re-derives every deal from the revealed secrets and seeds, and every move with them.
+    const record: unknown = await (await fetch(`${app.url}/matches/${matchId}/record`)).json();
+    expect(verifyRecord(record).problems).toEqual([]);
     // A non-player reads the same public view.
     const spectator = await viewOf(app.anon, matchId);
     expect(spectator.mySeat).toBeNull();

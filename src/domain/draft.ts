@@ -48,7 +48,6 @@ export function withRound(
 ): RoundState {
   return {
     number: r.number,
-    seed: r.seed,
     starter: r.starter,
     hands: c.hands ?? r.hands,
     boneyard: c.boneyard ?? r.boneyard,

@@ -5,7 +5,19 @@ export { DEFAULT_RULES, resolveRules, validateSetup } from './rules.js';
 export { EMPTY_BOARD, ENDS, openEnds, countOf, placeTile, buildBoard, endValue, fits } from './board.js';
 export { playScore, round5, dominoBonus, blockedBonus } from './scoring.js';
 export { dealRound, lotLeader, lotRank, bestDraw } from './round.js';
-export { roundSeed } from './rng.js';
+export {
+  DEAL_CHAIN_LENGTH,
+  DEAL_LABEL,
+  chainSecret,
+  chainSecretHex,
+  dealCommitment,
+  deckFromSecret,
+  hashTimes,
+  isClientSeed,
+  type ChainAnchor,
+  type DealSource,
+} from './fair-deal.js';
+export { botSeed } from './bots/seed.js';
 export { legalMoves, canDraw } from './legal.js';
 export { newMatch, apply, teamsFor } from './match.js';
 export { viewFor } from './view.js';

@@ -9,7 +9,7 @@ import { countOf, endValue, ENDS, isEnd, placeTile } from './board.js';
 import { refuse } from './errors.js';
 import { draft, type Draft, matchState, record, withRound } from './draft.js';
 import { hasPlay } from './legal.js';
-import { MAX_SEED, roundSeed } from './rng.js';
+import { dealSourceProblems } from './fair-deal.js';
 import { dealRound } from './round.js';
 import { autoPass, endRound } from './round-end.js';
 import { resolveRules, validateSetup } from './rules.js';
@@ -31,16 +31,15 @@ export function teamsFor(seats: number, partnerships: boolean): number[][] {
 export function newMatch(config: MatchConfig): { state: MatchState; events: DomainEvent[] } {
   const rules = resolveRules(config.rules);
   const errors = validateSetup(config.seats, config.partnerships, rules);
-  if (!Number.isInteger(config.seed) || config.seed < 0 || config.seed > MAX_SEED) {
-    errors.push(`seed must be an integer from 0 to 2^53 − 1 (got ${String(config.seed)})`);
-  }
+  errors.push(...dealSourceProblems(config.deal, config.seats));
   if (errors.length > 0) throw new Error(`invalid match setup: ${errors.join('; ')}`);
   const teams = teamsFor(config.seats, config.partnerships);
   const teamOfSeat = new Array<number>(config.seats).fill(0);
   teams.forEach((seats, t) => seats.forEach((s) => (teamOfSeat[s] = t)));
-  const round = dealRound(1, roundSeed(config.seed, 1), config.seats, rules, null);
+  const deal = { matchId: config.deal.matchId, clientSeeds: [...config.deal.clientSeeds], anchor: { ...config.deal.anchor } };
+  const round = dealRound(1, deal, config.seats, rules, null);
   const state: MatchState = {
-    config: { seats: config.seats, partnerships: config.partnerships, rules, seed: config.seed },
+    config: { seats: config.seats, partnerships: config.partnerships, rules, deal },
     teamOfSeat,
     teams,
     scores: teams.map(() => 0),

@@ -3,7 +3,7 @@
  * match (R22, R24) or the next round's deal (R23).
  */
 import { hasPlay, roundCanDraw } from './legal.js';
-import { roundSeed } from './rng.js';
+import { DEAL_CHAIN_LENGTH } from './fair-deal.js';
 import { dealRound } from './round.js';
 import { blockedBonus, dominoBonus } from './scoring.js';
 import { pipCount } from './tiles.js';
@@ -79,6 +79,11 @@ export function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Dra
     if (top >= rules.targetScore && !tied) {
       winner = leader;
       winningSeat = winningSeatOf(d, winner, awarded, kind, seat);
+    } else if (r.number >= DEAL_CHAIN_LENGTH) {
+      // [engine] The chain deals N rounds and no more: after round N the match ends, won by the
+      // highest score, a tie going to the lowest team index among the tied (docs/fair-deals.md).
+      winner = d.scores.indexOf(top);
+      winningSeat = winningSeatOf(d, winner, awarded, kind, seat);
     }
   }
   if (winner !== null) {
@@ -89,7 +94,7 @@ export function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Dra
   // R23: the domino seat leads; after a block the leader is chosen again by lot (R5).
   const next = r.number + 1;
   const leader = kind === 'DOMINO' ? (seat as number) : null;
-  d.round = dealRound(next, roundSeed(base.config.seed, next), seats, rules, leader);
+  d.round = dealRound(next, base.config.deal, seats, rules, leader);
   d.events.push({ type: 'ROUND_STARTED', round: next, starter: d.round.starter });
   return d;
 }

@@ -1,11 +1,11 @@
 /**
  * Starting a round: the deal (R4) and who leads (R5, R6, R23).
  *
- * The deal uses the round's seed; choosing a leader by lot uses a second stream derived from the
- * same seed, so the deal does not depend on how the leader was chosen.
+ * Both come from the round's fair-deal stream (docs/fair-deals.md): the shuffle first, then, when
+ * a leader is chosen by lot, the lot continues the same stream where the shuffle stopped.
  */
 import { EMPTY_BOARD } from './board.js';
-import { drawDistinct, lotSeed, makeRng, randInt, shuffledSet } from './rng.js';
+import { roundStream, shuffleDeck, type DealSource, type DealStream } from './fair-deal.js';
 import { FRESH_SET, pipCount, tileIndex } from './tiles.js';
 import type { Rules, RoundState, Tile } from './types.js';
 
@@ -15,11 +15,23 @@ export function lotRank(t: Tile): number {
   return t.high === t.low ? 1000 + t.high : (t.high + t.low) * 10 + t.high;
 }
 
-/** The seat that wins the lot: each seat draws one tile of a fresh shuffle (DRAW), or uniform (RANDOM). */
-export function lotLeader(seed: number, seats: number, rules: Pick<Rules, 'firstLeader'>): number {
-  const rng = makeRng(lotSeed(seed));
-  if (rules.firstLeader === 'RANDOM') return randInt(rng, 0, seats - 1);
-  return bestDraw(drawDistinct(rng, seats));
+/**
+ * The seat that wins the lot, read from `stream`: RANDOM takes uniform(seats); DRAW has each seat
+ * in turn draw one tile of a fresh set in canonical order (seat s swaps set[s] with
+ * set[s + uniform(28 − s)] and draws set[s]), and the best draw wins.
+ */
+export function lotLeader(stream: DealStream, seats: number, rules: Pick<Rules, 'firstLeader'>): number {
+  if (rules.firstLeader === 'RANDOM') return stream.uniform(seats);
+  const set = FRESH_SET.slice();
+  const drawn: Tile[] = [];
+  for (let s = 0; s < seats; s++) {
+    const j = s + stream.uniform(set.length - s);
+    const t = set[s];
+    set[s] = set[j];
+    set[j] = t;
+    drawn.push(set[s]);
+  }
+  return bestDraw(drawn);
 }
 
 /** Index of the winning tile of one draw per seat (R5). */
@@ -64,13 +76,14 @@ function sortedHand(deck: readonly Tile[], from: number, to: number): Tile[] {
 }
 
 /**
- * Deals round `number` from `seed`. `leader` is the seat that leads (the domino seat, R23), or
+ * Deals round `number` from its fair-deal stream. `leader` is the seat that leads (the domino seat, R23), or
  * null to choose by lot (round 1 and after a block). When the lead is forced (HIGHEST_DOUBLE) the
  * forced tile is carried in `mustPlay`, the same field as a forced drawn tile (R15): the seat to
  * move must play exactly that tile.
  */
-export function dealRound(number: number, seed: number, seats: number, rules: Rules, leader: number | null): RoundState {
-  const deck = shuffledSet(makeRng(seed));
+export function dealRound(number: number, deal: DealSource, seats: number, rules: Rules, leader: number | null): RoundState {
+  const stream = roundStream(deal, number);
+  const deck = shuffleDeck(stream);
   const h = rules.handSize;
   const hands: Tile[][] = [];
   for (let s = 0; s < seats; s++) hands.push(sortedHand(deck, s * h, (s + 1) * h));
@@ -78,7 +91,7 @@ export function dealRound(number: number, seed: number, seats: number, rules: Ru
   let starter = leader ?? 0;
   let mustPlay: Tile | null = null;
   if (leader === null) {
-    starter = lotLeader(seed, seats, rules);
+    starter = lotLeader(stream, seats, rules);
     if (rules.leadRule === 'HIGHEST_DOUBLE') {
       const forced = highestDoubleLeader(hands, starter);
       starter = forced.seat;
@@ -87,7 +100,6 @@ export function dealRound(number: number, seed: number, seats: number, rules: Ru
   }
   return {
     number,
-    seed,
     starter,
     hands,
     boneyard,

@@ -1,3 +1,5 @@
+import type { DealSource } from './fair-deal.js';
+
 /**
  * The rules engine's public data types. Everything here is plain, immutable, JSON-serialisable
  * data: a match state can be stored as a snapshot and compared after a replay with deep equality.
@@ -36,12 +38,13 @@ export interface Rules {
   readonly scoring: ScoringSystem;
 }
 
-/** How a match is set up: the table, the rules and the seed every deal derives from. */
+/** How a match is set up: the table, the rules and what every deal derives from. */
 export interface MatchConfig {
   readonly seats: number; // 2..4
   readonly partnerships: boolean; // only with 4 seats: teams {0,2} and {1,3}
   readonly rules: Rules;
-  readonly seed: number; // 0..2^53−1; round seeds derive from it, so a match replays from seed + actions
+  /** The fair-deal chain's anchor, the match id and the seats' client seeds: a match replays from it + actions. */
+  readonly deal: DealSource;
 }
 
 /** A command from a seat. Passing is never commanded: the engine passes automatically. */
@@ -92,7 +95,6 @@ export interface BoardState {
 
 export interface RoundState {
   readonly number: number; // 1-based
-  readonly seed: number; // 0..2^53−1: this round's deal came from it
   readonly starter: number; // seat that leads
   readonly hands: readonly (readonly Tile[])[];
   readonly boneyard: readonly Tile[]; // next draw first; never shown to anyone
@@ -169,7 +171,7 @@ export interface OpenEnd {
 /** Who is looking: a seat, or anybody else. */
 export type Viewer = number | 'spectator';
 
-/** What one viewer may see. Never contains another seat's live hand, the boneyard or a seed. */
+/** What one viewer may see. Never contains another seat's live hand, the boneyard or a deal secret. */
 export interface MatchView {
   readonly viewer: Viewer;
   readonly rules: Rules;

@@ -2,7 +2,7 @@
  * What one viewer may see (design.md "Views"; style.md §4). A seat sees its own hand; everyone
  * sees hand sizes, the board, the boneyard count (never its order), the scores and the move log,
  * where another seat's drawn tile is hidden. Hands are revealed only in a finished round's result.
- * Seeds never appear.
+ * No deal secret and no client seed appear (the deal source stays in the match config).
  */
 import { countOf, openEnds } from './board.js';
 import { roundCanDraw, roundLegalMoves } from './legal.js';

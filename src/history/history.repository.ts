@@ -16,8 +16,7 @@ type Key = { createdAt: Date; id: string };
 /** createdAt columns are `timestamp(3)` holding UTC wall time (Prisma's convention). */
 const utc = (d: Date) => Prisma.sql`(${d.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
-type RawMatch = Omit<MatchRecord, 'seed' | 'seats' | 'createdAt'> & {
-  seed: bigint | number | string;
+type RawMatch = Omit<MatchRecord, 'seats' | 'createdAt'> & {
   createdAt: Date | string;
   seats: MatchRecord['seats'] | null;
   total: bigint | number;
@@ -59,11 +58,11 @@ export class HistoryRepository {
         WHERE ${where} ${keyset}
         ORDER BY pm."createdAt" DESC, pm."matchId" DESC
         LIMIT ${take})
-      SELECT t.n AS "total", m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."seed", m."state",
+      SELECT t.n AS "total", m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
              m."lastEventSeq", m."createdAt", m."winnerTeam",
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
-                       'isBot', s."isBot", 'botStrategy', s."botStrategy") ORDER BY s."index")
+                       'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
                 FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
                WHERE s."matchId" = m."id") AS "seats"
       FROM total t
@@ -73,7 +72,7 @@ export class HistoryRepository {
     const total = Number(rows[0]?.total ?? 0);
     const records = rows
       .filter((r) => r.id !== null)
-      .map(({ total: _t, ...r }) => ({ ...r, seed: Number(r.seed), createdAt: new Date(r.createdAt), seats: r.seats ?? [] }));
+      .map(({ total: _t, ...r }) => ({ ...r, createdAt: new Date(r.createdAt), seats: r.seats ?? [] }));
     return { rows: records, total };
   }
 

@@ -3,6 +3,7 @@ import { PrismaService } from '../database/prisma.service.js';
 import type { End, RoundResult, Rules } from '../domain/index.js';
 import type { MatchStatusValue } from '../matches/match-record.js';
 import type { RecordSource } from './record-format.js';
+import type { FairDealSource } from './record-format-v2.js';
 
 type Raw = {
   id: string;
@@ -13,6 +14,9 @@ type Raw = {
   partnerships: boolean;
   rules: Rules;
   winnerTeam: number | null;
+  chainSecret: string;
+  dealCommitment: string;
+  clientSeeds: string[] | null;
   seats: RecordSource['seats'] | null;
   scores: number[] | null;
   rounds: RecordSource['rounds'] | null;
@@ -20,15 +24,20 @@ type Raw = {
   moves: [number, number, number, 'PLAY' | 'DRAW' | 'PASS', number | null, number | null, End | null, number, number | null][] | null;
 };
 
-/** Reads what a match record is made of in one statement: no snapshots, never a seed. */
+/**
+ * Reads what a match record is made of in one statement: no snapshots. The chain's head is read
+ * for a FINISHED match only, to reveal its rounds' secrets; it never goes into the record.
+ */
 @Injectable()
 export class RecordRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** The match's status alone when it is not FINISHED; its full source when it is; null if none. */
-  async load(matchId: string): Promise<{ status: MatchStatusValue; source: RecordSource | null } | null> {
+  async load(matchId: string): Promise<{ status: MatchStatusValue; source: RecordSource | null; fair: FairDealSource | null } | null> {
     const rows = await this.prisma.$queryRaw<Raw[]>`
       SELECT m."id", m."status"::text AS "status", m."createdAt", m."finishedAt", m."seatCount", m."partnerships", m."rules", m."winnerTeam",
+        CASE WHEN m."status" = 'FINISHED' THEN m."chainSecret" END AS "chainSecret", m."dealCommitment",
+        (SELECT json_agg(s."clientSeed" ORDER BY s."index") FROM "Seat" s WHERE s."matchId" = m."id") AS "clientSeeds",
         (SELECT json_agg(json_build_object('index', s."index", 'team', s."team", 'isBot', s."isBot", 'botStrategy', s."botStrategy",
                                            'playerId', s."playerId", 'playerName', p."name") ORDER BY s."index")
            FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId" WHERE s."matchId" = m."id") AS "seats",
@@ -42,9 +51,10 @@ export class RecordRepository {
       FROM "Match" m WHERE m."id" = ${matchId}::uuid`;
     const m = rows[0];
     if (!m) return null;
-    if (m.status !== 'FINISHED' || m.winnerTeam === null) return { status: m.status, source: null };
+    if (m.status !== 'FINISHED' || m.winnerTeam === null) return { status: m.status, source: null, fair: null };
     return {
       status: m.status,
+      fair: { chainSecret: m.chainSecret, dealCommitment: m.dealCommitment, clientSeeds: m.clientSeeds ?? [] },
       source: {
         id: m.id,
         createdAt: new Date(m.createdAt),

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
-import { botSeed } from '../domain/rng.js';
+import { botSeed, chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
 import type { MatchRecord } from './match-record.js';
 import { CommandRunner } from './command-runner.js';
 import { MatchesService } from './matches.service.js';
@@ -68,6 +67,6 @@ export class BotsService implements OnApplicationShutdown {
     if (!seat?.isBot) return null;
     const strategy = (seat.botStrategy === 'random' ? 'random' : 'greedy') as BotStrategy;
     // Reproducible per position, different for every move.
-    return chooseBotAction(viewFor(state, seat.index), strategy, botSeed(r.seed, state.lastSeq));
+    return chooseBotAction(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq));
   }
 }

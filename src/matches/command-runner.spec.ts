@@ -1,5 +1,6 @@
 import { apply, legalMoves, newMatch, resolveRules, type ApplyResult, type MatchState } from '../domain/index.js';
 import { turnHandedTo } from './command-runner.js';
+import { testDeal } from '../domain/spec/kit.js';
 import type { MatchRecord } from './match-record.js';
 
 const PLAYERS = ['p0', 'p1', 'p2'];
@@ -12,7 +13,8 @@ function recordOf(state: MatchState): MatchRecord {
     seatCount: state.config.seats,
     partnerships: false,
     rules: state.config.rules,
-    seed: state.config.seed,
+    chainSecret: state.config.deal.anchor.secret,
+    dealCommitment: '',
     state,
     lastEventSeq: 0,
     createdAt: new Date(0),
@@ -24,6 +26,7 @@ function recordOf(state: MatchState): MatchRecord {
       team: index,
       isBot: false,
       botStrategy: null,
+      clientSeed: state.config.deal.clientSeeds[index],
     })),
   };
 }
@@ -34,7 +37,7 @@ function findStep(pick: (before: MatchState, res: Extract<ApplyResult, { ok: tru
   res: Extract<ApplyResult, { ok: true }>;
 } {
   for (let seed = 1; seed < 500; seed++) {
-    let { state } = newMatch({ seats: 3, partnerships: false, rules: resolveRules({ targetScore: 10_000 }), seed });
+    let { state } = newMatch({ seats: 3, partnerships: false, rules: resolveRules({ targetScore: 10_000 }), deal: testDeal(seed, 3) });
     for (let i = 0; i < 300; i++) {
       const seat = state.round.turn;
       const moves = legalMoves(state, seat);

@@ -61,7 +61,7 @@ export class CommandRunner {
       if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
       const seats = record.seats.map((s) => {
         const change = decision.commit.seatChanges?.find((c) => c.index === s.index);
-        return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
+        return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null, clientSeed: change.clientSeed } : s;
       });
       try {
         const { version, events } = await this.repo.commit(

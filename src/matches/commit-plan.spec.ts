@@ -1,5 +1,6 @@
 import { apply, legalMoves, newMatch, resolveRules, type MatchState } from '../domain/index.js';
 import { planFromEngine } from './commit-plan.js';
+import { testDeal } from '../domain/spec/kit.js';
 import type { MatchRecord } from './match-record.js';
 
 function recordOf(state: MatchState, version: number, lastEventSeq: number): MatchRecord {
@@ -10,7 +11,8 @@ function recordOf(state: MatchState, version: number, lastEventSeq: number): Mat
     seatCount: state.config.seats,
     partnerships: state.config.partnerships,
     rules: state.config.rules,
-    seed: state.config.seed,
+    chainSecret: state.config.deal.anchor.secret,
+    dealCommitment: '',
     state,
     lastEventSeq,
     createdAt: new Date(0),
@@ -21,7 +23,7 @@ function recordOf(state: MatchState, version: number, lastEventSeq: number): Mat
 
 describe('planFromEngine', () => {
   it('turns every engine move into a stored move and an event, in order', () => {
-    const { state } = newMatch({ seats: 2, partnerships: false, rules: resolveRules({}), seed: 42 });
+    const { state } = newMatch({ seats: 2, partnerships: false, rules: resolveRules({}), deal: testDeal(42, 2) });
     const seat = state.round.turn;
     const move = legalMoves(state, seat)[0];
     const res = apply(state, { type: 'PLAY', seat, tile: move.tile, end: move.end });
@@ -37,7 +39,7 @@ describe('planFromEngine', () => {
   });
 
   it('records a round end and the next round start when a round finishes', () => {
-    let { state } = newMatch({ seats: 2, partnerships: false, rules: resolveRules({ targetScore: 10_000 }), seed: 7 });
+    let { state } = newMatch({ seats: 2, partnerships: false, rules: resolveRules({ targetScore: 10_000 }), deal: testDeal(7, 2) });
     for (let i = 0; i < 500; i++) {
       const seat = state.round.turn;
       const moves = legalMoves(state, seat);
@@ -46,7 +48,7 @@ describe('planFromEngine', () => {
       if (res.events.some((e) => e.type === 'ROUND_ENDED')) {
         const plan = planFromEngine(recordOf(state, 1, 0), res.state, res.events);
         expect(plan.roundsFinished.map((r) => r.number)).toEqual([1]);
-        expect(plan.roundsStarted).toEqual([{ number: 2, seed: res.state.round.seed, starter: res.state.round.starter }]);
+        expect(plan.roundsStarted).toEqual([{ number: 2, starter: res.state.round.starter }]);
         expect(plan.events.map((e) => e.type).slice(-2)).toEqual(['ROUND_ENDED', 'ROUND_STARTED']);
         return;
       }

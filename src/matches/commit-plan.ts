@@ -31,7 +31,7 @@ export function planFromEngine(
         if (e.result.awarded.some((p) => p > 0)) scoresChanged = true;
         break;
       case 'ROUND_STARTED':
-        roundsStarted.push({ number: e.round, seed: next.round.number === e.round ? next.round.seed : 0, starter: e.starter });
+        roundsStarted.push({ number: e.round, starter: e.starter });
         stored.push({ type: e.type, moveSeq: null });
         break;
       case 'MATCH_FINISHED':

@@ -13,6 +13,8 @@ export interface SeatRecord {
   team: number;
   isBot: boolean;
   botStrategy: string | null;
+  /** public: mixed into every deal of the match (docs/fair-deals.md) */
+  clientSeed: string;
 }
 
 export interface MatchRecord {
@@ -22,7 +24,10 @@ export interface MatchRecord {
   seatCount: number;
   partnerships: boolean;
   rules: Rules;
-  seed: number;
+  /** hex S_N, the head of the fair-deal chain: secret, never leaves the server */
+  chainSecret: string;
+  /** hex SHA-256(S_1): public from creation on */
+  dealCommitment: string;
   state: MatchState | null;
   lastEventSeq: number;
   createdAt: Date;
@@ -64,7 +69,7 @@ export interface Commit {
   winnerTeam: number | null;
   started?: boolean;
   finished?: boolean;
-  seatChanges?: { index: number; playerId: string | null }[];
+  seatChanges?: { index: number; playerId: string | null; clientSeed: string }[];
   moves: MoveRecord[];
   /** the idempotency key and actor, stored on the command's first move */
   clientMoveId?: string | null;
@@ -72,7 +77,7 @@ export interface Commit {
   events: NewEvent[];
   scores?: readonly number[];
   roundsFinished: FinishedRoundRecord[];
-  roundsStarted: { number: number; seed: number; starter: number }[];
+  roundsStarted: { number: number; starter: number }[];
 }
 
 export interface CommitResult {

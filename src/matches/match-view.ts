@@ -1,5 +1,7 @@
 import {
+  chainSecretHex,
   countOf,
+  DEAL_CHAIN_LENGTH,
   openEnds,
   teamsFor,
   viewFor,
@@ -12,7 +14,7 @@ import {
 import type { Player } from '../players/models/player.model.js';
 import type { MatchRecord } from './match-record.js';
 import type { End, MatchStatus, MoveType, RoundEnd, RoundStatus } from './models/enums.js';
-import type { Match, Seat, Team } from './models/match.model.js';
+import type { Match, MatchRef, Seat, Team } from './models/match.model.js';
 import type { Move, Round, RoundResult as RoundResultModel } from './models/round.model.js';
 import type { Rules } from './models/rules.model.js';
 
@@ -49,8 +51,18 @@ function resultModel(r: RoundResult | null): RoundResultModel | null {
   };
 }
 
+/**
+ * hex S_r once round r may be revealed: when it is over, or when the match is (a resignation cuts
+ * its last round short). The chain is walked from the stored S_N; never a live round's secret.
+ */
+function revealer(record: MatchRecord): MatchRef['revealedSecret'] {
+  const anchor = { round: DEAL_CHAIN_LENGTH, secret: record.chainSecret };
+  const matchOver = record.status === 'FINISHED';
+  return (round, finished) => (finished || matchOver ? chainSecretHex(anchor, round) : null);
+}
+
 /** A round that is over: everything may be shown, its draws included. */
-export function finishedRoundModel(round: RoundState, rules: DomainRules): Round {
+export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: string | null): Round {
   return {
     number: round.number,
     status: round.status as RoundStatus,
@@ -63,10 +75,11 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules): Round
     },
     moves: round.moves.map(moveModel),
     result: resultModel(round.result),
+    dealSecret,
   };
 }
 
-function liveRoundModel(view: MatchView): Round {
+function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
   const r = view.round;
   return {
     number: r.number,
@@ -80,6 +93,7 @@ function liveRoundModel(view: MatchView): Round {
     },
     moves: r.moves.map(moveModel),
     result: resultModel(r.result),
+    dealSecret,
   };
 }
 
@@ -97,12 +111,15 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     team: s.team,
     handCount: view ? view.handCounts[s.index] : 0,
     isBot: s.isBot,
+    clientSeed: s.clientSeed,
   }));
+  const revealedSecret = revealer(record);
   return {
     id: record.id,
     status: record.status as MatchStatus,
     version: record.version,
     rules: record.rules as Rules,
+    dealCommitment: record.dealCommitment,
     seats,
     teams,
     turn: live ? view.turn : null,
@@ -110,9 +127,9 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
     legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
     canDraw: live ? view.canDraw : false,
-    currentRound: view ? liveRoundModel(view) : null,
+    currentRound: view ? liveRoundModel(view, revealedSecret(view.round.number, view.round.status === 'FINISHED')) : null,
     winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
     createdAt: record.createdAt,
-    ref: { matchId: record.id, viewerSeat: mySeat },
+    ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret },
   };
 }

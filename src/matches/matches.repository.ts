@@ -24,7 +24,8 @@ export function toRecord(m: MatchWithSeats): MatchRecord {
     seatCount: m.seatCount,
     partnerships: m.partnerships,
     rules: m.rules as unknown as Rules,
-    seed: Number(m.seed),
+    chainSecret: m.chainSecret,
+    dealCommitment: m.dealCommitment,
     state: m.state as unknown as MatchState | null,
     lastEventSeq: m.lastEventSeq,
     createdAt: m.createdAt,
@@ -36,6 +37,7 @@ export function toRecord(m: MatchWithSeats): MatchRecord {
       team: s.team,
       isBot: s.isBot,
       botStrategy: s.botStrategy,
+      clientSeed: s.clientSeed,
     })),
   };
 }
@@ -65,17 +67,17 @@ export class MatchesRepository {
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */
   async find(id: string): Promise<MatchRecord | null> {
-    const rows = await this.prisma.hot<Omit<MatchRecord, 'seed' | 'seats'> & { seed: string; seats: MatchRecord['seats'] }>(Prisma.sql`
-      SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."seed", m."state",
+    const rows = await this.prisma.hot<Omit<MatchRecord, 'seats'> & { seats: MatchRecord['seats'] }>(Prisma.sql`
+      SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
              m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam",
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
-                       'isBot', s."isBot", 'botStrategy', s."botStrategy") ORDER BY s."index")
+                       'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
                 FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
                WHERE s."matchId" = m."id") AS "seats"
       FROM "Match" m WHERE m."id" = ${id}::uuid`);
     const r = rows[0];
-    return r ? { ...r, seed: Number(r.seed), seats: r.seats ?? [] } : null;
+    return r ? { ...r, seats: r.seats ?? [] } : null;
   }
 
   async create(input: {
@@ -83,8 +85,9 @@ export class MatchesRepository {
     seatCount: number;
     partnerships: boolean;
     rules: Rules;
-    seed: number;
-    seats: { index: number; playerId: string | null; team: number; isBot: boolean; botStrategy: string | null }[];
+    chainSecret: string;
+    dealCommitment: string;
+    seats: { index: number; playerId: string | null; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
     teams: number;
   }): Promise<MatchRecord> {
     const m = await this.prisma.match.create({
@@ -93,7 +96,8 @@ export class MatchesRepository {
         seatCount: input.seatCount,
         partnerships: input.partnerships,
         rules: json(input.rules),
-        seed: BigInt(input.seed),
+        chainSecret: input.chainSecret,
+        dealCommitment: input.dealCommitment,
         seats: { create: input.seats },
         teams: { create: Array.from({ length: input.teams }, (_, index) => ({ index })) },
       },
@@ -184,8 +188,9 @@ export class MatchesRepository {
 
   private seatsCte(c: Commit, changes: NonNullable<Commit['seatChanges']>, guard: Prisma.Sql): Prisma.Sql {
     return Prisma.sql`seats AS (
-      UPDATE "Seat" s SET "playerId" = x.player
-      FROM unnest(${changes.map((x) => x.index)}::int[], ${changes.map((x) => x.playerId)}::uuid[]) AS x(idx, player)
+      UPDATE "Seat" s SET "playerId" = x.player, "clientSeed" = x.client_seed
+      FROM unnest(${changes.map((x) => x.index)}::int[], ${changes.map((x) => x.playerId)}::uuid[], ${changes.map((x) => x.clientSeed)}::text[])
+        AS x(idx, player, client_seed)
       WHERE s."matchId" = ${c.matchId}::uuid AND s."index" = x.idx AND ${guard})`;
   }
 
@@ -233,9 +238,9 @@ export class MatchesRepository {
   private roundsStartedCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
     const r = c.roundsStarted;
     return Prisma.sql`rounds_started AS (
-      INSERT INTO "Round" ("matchId", "number", "seed", "starter")
-      SELECT ${c.matchId}::uuid, x.number, x.seed, x.starter
-      FROM unnest(${r.map((x) => x.number)}::int[], ${r.map((x) => String(x.seed))}::bigint[], ${r.map((x) => x.starter)}::int[]) AS x(number, seed, starter)
+      INSERT INTO "Round" ("matchId", "number", "starter")
+      SELECT ${c.matchId}::uuid, x.number, x.starter
+      FROM unnest(${r.map((x) => x.number)}::int[], ${r.map((x) => x.starter)}::int[]) AS x(number, starter)
       WHERE ${guard})`;
   }
 

@@ -29,8 +29,27 @@ export class MatchesResolver {
 
   @Mutation(() => Match, { description: 'Takes the next free seat; the match starts when the last seat is taken.' })
   @UseGuards(AuthGuard)
-  joinMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
-    return this.matches.join(player, matchId);
+  joinMatch(
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @CurrentPlayer() player: Player,
+    @Args('clientSeed', {
+      type: () => String,
+      nullable: true,
+      description: 'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
+    })
+    clientSeed?: string | null,
+  ): Promise<Match> {
+    return this.matches.join(player, matchId, clientSeed);
+  }
+
+  @Mutation(() => Match, { description: "Replaces the caller's client seed; only while the match is WAITING (before any deal)." })
+  @UseGuards(AuthGuard)
+  setClientSeed(
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('clientSeed', { type: () => String, description: '1–64 printable ASCII characters, no "|".' }) clientSeed: string,
+    @CurrentPlayer() player: Player,
+  ): Promise<Match> {
+    return this.matches.setClientSeed(player, matchId, clientSeed);
   }
 
   @Mutation(() => Match, { description: 'Gives up a seat before the start; the last player leaving abandons the match.' })

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import {
@@ -18,6 +17,7 @@ import type { Player } from '../players/models/player.model.js';
 import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { assertMatchId, CommandRunner, type Decision } from './command-runner.js';
+import { clientSeedOrRandom, dealSourceOf, newDealChain, randomClientSeed } from './fair-deal-secrets.js';
 import type { Commit, MatchRecord } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
@@ -50,25 +50,28 @@ export class MatchesService {
     const teamOf = new Map<number, number>();
     teamsFor(seats, partnerships).forEach((ss, team) => ss.forEach((s) => teamOf.set(s, team)));
     const strategy = (input.botStrategy ?? 'GREEDY').toLowerCase();
+    const creatorSeed = clientSeedOrRandom(input.clientSeed);
     const record = await this.repo.create({
       createdById: player.id,
       seatCount: seats,
       partnerships,
       rules,
-      seed: secretSeed(),
+      ...newDealChain(),
       teams: teamsFor(seats, partnerships).length,
       seats: Array.from({ length: seats }, (_, index) => {
         const isBot = index >= seats - bots;
-        return { index, playerId: index === 0 ? player.id : null, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? strategy : null };
+        const team = teamOf.get(index) ?? index;
+        return { index, playerId: index === 0 ? player.id : null, team, isBot, botStrategy: isBot ? strategy : null, clientSeed: randomClientSeed() };
       }),
     });
     // The creator joins seat 0 as an event; with every other seat a bot, the match starts now.
-    const after = await this.runner.run(record.id, (r) => this.seatPlayer(r, player, 0));
+    const after = await this.runner.run(record.id, (r) => this.seatPlayer(r, player, 0, creatorSeed));
     return matchModel(after, player);
   }
 
-  async join(player: Player, matchId: string): Promise<Match> {
+  async join(player: Player, matchId: string, clientSeed?: string | null): Promise<Match> {
     assertMatchId(matchId);
+    const seed = clientSeedOrRandom(clientSeed);
     const after = await this.runner.run(matchId, (r) => {
       if (seatOf(r, player.id) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
       if (r.status !== 'WAITING') {
@@ -78,7 +81,26 @@ export class MatchesService {
       }
       const free = r.seats.find((s) => !s.isBot && s.playerId === null);
       if (!free) throw new ApiError('MATCH_FULL', 'every seat is taken');
-      return this.seatPlayer(r, player, free.index);
+      return this.seatPlayer(r, player, free.index, seed);
+    });
+    return matchModel(after, player);
+  }
+
+  /** Changes the caller's client seed; only before the start, when no deal has used it yet. */
+  async setClientSeed(player: Player, matchId: string, clientSeed: string): Promise<Match> {
+    assertMatchId(matchId);
+    const seed = clientSeedOrRandom(clientSeed);
+    const after = await this.runner.run(matchId, (r) => {
+      const seat = seatOf(r, player.id);
+      if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
+      if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'a client seed can be set only while the match is WAITING');
+      return {
+        commit: this.bare(r, {
+          status: 'WAITING',
+          seatChanges: [{ index: seat, playerId: player.id, clientSeed: seed }],
+          events: [{ type: 'CLIENT_SEED_SET', moveSeq: null }],
+        }),
+      };
     });
     return matchModel(after, player);
   }
@@ -93,7 +115,8 @@ export class MatchesService {
       return {
         commit: this.bare(r, {
           status: remaining === 0 ? 'ABANDONED' : 'WAITING',
-          seatChanges: [{ index: seat, playerId: null }],
+          // The next player to sit here brings a seed of their own, or gets a fresh random one.
+          seatChanges: [{ index: seat, playerId: null, clientSeed: randomClientSeed() }],
           events: [{ type: 'PLAYER_LEFT', moveSeq: null }],
           finished: remaining === 0,
         }),
@@ -203,14 +226,17 @@ export class MatchesService {
     return resolveRules(given as Partial<Rules>);
   }
 
-  /** Seats a player; when that fills the table, deals round 1 in the same commit. */
-  private seatPlayer(r: MatchRecord, player: Player, index: number): Decision {
+  /** Seats a player with their client seed; when that fills the table, deals round 1 in the same commit. */
+  private seatPlayer(r: MatchRecord, player: Player, index: number, clientSeed: string): Decision {
     const joined = { type: 'PLAYER_JOINED', moveSeq: null };
+    const seatChanges = [{ index, playerId: player.id, clientSeed }];
     const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
-    if (!full) return { commit: this.bare(r, { status: 'WAITING', seatChanges: [{ index, playerId: player.id }], events: [joined] }) };
-    const { state, events } = newMatch({ seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, seed: r.seed });
+    if (!full) return { commit: this.bare(r, { status: 'WAITING', seatChanges, events: [joined] }) };
+    const clientSeeds = r.seats.map((s) => (s.index === index ? clientSeed : s.clientSeed));
+    const config = { seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, deal: dealSourceOf(r, clientSeeds) };
+    const { state, events } = newMatch(config);
     const commit = planFromEngine(r, state, events, { leadEvents: [joined, { type: 'MATCH_STARTED', moveSeq: null }], started: true });
-    return { commit: { ...commit, seatChanges: [{ index, playerId: player.id }] } };
+    return { commit: { ...commit, seatChanges } };
   }
 
   private fromEngine(r: MatchRecord, result: ApplyResult, extra: { clientMoveId?: string | null; playerId?: string } = {}): Commit {
@@ -245,9 +271,4 @@ function sameCommand(stored: Pick<MoveRecord, 'type' | 'tile' | 'end'>, action: 
 
 function describe(m: Pick<MoveRecord, 'type' | 'tile' | 'end'>): string {
   return m.type === 'PLAY' && m.tile ? `PLAY ${m.tile.high}-${m.tile.low}${m.end ? ` on ${m.end}` : ''}` : m.type;
-}
-
-/** A uniformly random 53-bit seed from the OS's CSPRNG: the whole seed space the engine takes. */
-function secretSeed(): number {
-  return Number(randomBytes(8).readBigUInt64BE() >> 11n);
 }

@@ -1,8 +1,8 @@
 /** Every field of Match a client can ask for, rounds and moves included. */
 export const MATCH_FIELDS = `
-  id status version turn mySeat canDraw
+  id status version turn mySeat canDraw dealCommitment
   rules { targetScore handSize spinner spinnerEndsCount voluntaryDraw reserve firstLeader leadRule dominoRounding blockedBonus playOut scoring }
-  seats { index team handCount isBot player { id name } }
+  seats { index team handCount isBot clientSeed player { id name } }
   teams { index seats score }
   myHand { high low }
   legalMoves { tile { high low } end }
@@ -13,7 +13,7 @@ export const MATCH_FIELDS = `
 
 export const ROUND_FIELDS = `
   fragment RoundFields on Round {
-    number status starter boneyardCount
+    number status starter boneyardCount dealSecret
     board { openEnds { end pips } count spinner { high low } }
     moves { seq round seat type tile { high low } end points count }
     result { end awarded hands { seat tiles { high low } } }
@@ -42,6 +42,7 @@ export interface RoundT {
   board: { openEnds: { end: string; pips: number }[]; count: number; spinner: TileT | null };
   moves: MoveT[];
   result: { end: string; awarded: number[]; hands: { seat: number; tiles: TileT[] }[] } | null;
+  dealSecret: string | null;
 }
 export interface MatchT {
   id: string;
@@ -50,8 +51,9 @@ export interface MatchT {
   turn: number | null;
   mySeat: number | null;
   canDraw: boolean;
+  dealCommitment: string;
   rules: Record<string, unknown> & { targetScore: number };
-  seats: { index: number; team: number; handCount: number; isBot: boolean; player: { id: string; name: string } | null }[];
+  seats: { index: number; team: number; handCount: number; isBot: boolean; clientSeed: string; player: { id: string; name: string } | null }[];
   teams: { index: number; seats: number[]; score: number }[];
   myHand: TileT[] | null;
   legalMoves: { tile: TileT; end: string | null }[];

@@ -31,9 +31,9 @@ export interface RecordT {
   winner: number;
 }
 
-/** A validator for docs/match-record.schema.json (formats checked by small local rules). */
+/** A validator for docs/match-record.v2.schema.json (the version the server exports) (formats checked by small local rules). */
 export function recordValidator(): (data: unknown) => { ok: boolean; errors: unknown } {
-  const schema = JSON.parse(readFileSync(new URL('../../docs/match-record.schema.json', import.meta.url), 'utf8')) as object;
+  const schema = JSON.parse(readFileSync(new URL('../../docs/match-record.v2.schema.json', import.meta.url), 'utf8')) as object;
   const ajv = new Ajv2020({
     allErrors: true,
     formats: {

@@ -5,7 +5,11 @@
 import { buildBoard, countOf } from '../board.js';
 import { apply, newMatch } from '../match.js';
 import { canDraw, legalMoves } from '../legal.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { DEAL_CHAIN_LENGTH, roundStream, shuffleDeck, type DealSource } from '../fair-deal.js';
 import { makeRng, randInt } from '../rng.js';
+import { lotLeader } from '../round.js';
 import { resolveRules } from '../rules.js';
 import { ALL_TILES, compareTiles, normalizeTile } from '../tiles.js';
 import type { Action, DomainEvent, End, LegalMove, MatchConfig, MatchState, MoveRecord, Rules, Tile } from '../types.js';
@@ -37,7 +41,7 @@ export function position(p: Position): MatchState {
   const seats = p.seats ?? p.hands.length;
   const partnerships = p.partnerships ?? false;
   const rules = resolveRules({ targetScore: 250, ...p.rules });
-  const base = newMatch({ seats, partnerships, rules, seed: 7 }).state;
+  const base = newMatch({ seats, partnerships, rules, deal: testDeal(7, seats) }).state;
   const plays = (p.plays ?? []).map(([tile, end]) => ({ tile: t(tile), end }));
   const board = buildBoard(plays, rules.spinner);
   // The layout's plays also go in the move log (seats in turn order before `turn`), as in a real
@@ -65,8 +69,28 @@ export function position(p: Position): MatchState {
   };
 }
 
+/**
+ * A fixed deal source numbered by `seed`: the chain's S_N is SHA-256 of the text "test-<seed>" (so
+ * every fixed deal below can be re-derived from that text), the match id and client seeds are
+ * fixed strings.
+ */
+export function testDeal(seed: number, seats: number): DealSource {
+  return {
+    matchId: `test-match-${seed}`,
+    clientSeeds: Array.from({ length: seats }, (_, i) => `seat-${i}`),
+    anchor: { round: DEAL_CHAIN_LENGTH, secret: bytesToHex(sha256(utf8ToBytes(`test-${seed}`))) },
+  };
+}
+
 export function config(seats: number, partnerships = false, rules: Partial<Rules> = {}, seed = 1): MatchConfig {
-  return { seats, partnerships, rules: resolveRules(rules), seed };
+  return { seats, partnerships, rules: resolveRules(rules), deal: testDeal(seed, seats) };
+}
+
+/** The lot of round `round`, re-read from its stream where the shuffle stopped. */
+export function lotOf(deal: DealSource, round: number, seats: number, rules: Pick<Rules, 'firstLeader'>): number {
+  const stream = roundStream(deal, round);
+  shuffleDeck(stream);
+  return lotLeader(stream, seats, rules);
 }
 
 /** apply() that must succeed. */
@@ -137,4 +161,10 @@ export function randomPolicy(seed: number): (state: MatchState) => Action {
     if (acts.length === 0) throw new Error('no action available for the seat to move');
     return acts[randInt(rng, 0, acts.length - 1)];
   };
+}
+
+/** A seeded source of numbers in [0, 1), for tests that shuffle. */
+export function makeRngFor(seed: number): () => number {
+  const rng = makeRng(seed);
+  return () => randInt(rng, 0, 0xfffffff) / 0x10000000;
 }

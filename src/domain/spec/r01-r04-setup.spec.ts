@@ -1,10 +1,9 @@
 /** R1 set, R2 sides, R3 target, R4 deal; rule defaults and setup validation. */
 import { newMatch, teamsFor } from '../match.js';
-import { roundSeed } from '../rng.js';
 import { dealRound } from '../round.js';
 import { DEFAULT_RULES, resolveRules, validateSetup } from '../rules.js';
 import { ALL_TILES, normalizeTile, pipCount, sameTile, tileKey } from '../tiles.js';
-import { config, play, position } from './kit.js';
+import { config, play, position, testDeal } from './kit.js';
 
 describe('R1 set', () => {
   it('has 28 distinct tiles 0-0 … 6-6 in a fixed order, normalised high ≥ low', () => {
@@ -89,18 +88,18 @@ describe('R4 deal', () => {
     [3, 7],
     [4, 0],
   ])('%i players get 7 tiles each, boneyard %i', (seats, bone) => {
-    const r = dealRound(1, 123, seats, DEFAULT_RULES, 0);
+    const r = dealRound(1, testDeal(123, seats), seats, DEFAULT_RULES, 0);
     expect(r.hands.map((h) => h.length)).toEqual(Array(seats).fill(7));
     expect(r.boneyard).toHaveLength(bone);
   });
-  it('is deterministic per seed; rounds of a match get different seeds', () => {
-    expect(dealRound(1, 99, 2, DEFAULT_RULES, 0)).toEqual(dealRound(1, 99, 2, DEFAULT_RULES, 0));
-    expect(dealRound(1, 99, 2, DEFAULT_RULES, 0).hands).not.toEqual(dealRound(1, 100, 2, DEFAULT_RULES, 0).hands);
-    expect(roundSeed(5, 1)).not.toBe(roundSeed(5, 2));
-    expect(roundSeed(5, 1)).toBe(roundSeed(5, 1));
+  it('is deterministic per deal source; rounds of a match deal differently', () => {
+    const deal = testDeal(99, 2);
+    expect(dealRound(1, deal, 2, DEFAULT_RULES, 0)).toEqual(dealRound(1, testDeal(99, 2), 2, DEFAULT_RULES, 0));
+    expect(dealRound(1, deal, 2, DEFAULT_RULES, 0).hands).not.toEqual(dealRound(1, testDeal(100, 2), 2, DEFAULT_RULES, 0).hands);
+    expect(dealRound(1, deal, 2, DEFAULT_RULES, 0).hands).not.toEqual(dealRound(2, deal, 2, DEFAULT_RULES, 0).hands);
   });
   it('variant hand sizes', () => {
-    const r = dealRound(1, 1, 3, resolveRules({ handSize: 5 }), 0);
+    const r = dealRound(1, testDeal(1, 3), 3, resolveRules({ handSize: 5 }), 0);
     expect(r.hands.map((h) => h.length)).toEqual([5, 5, 5]);
     expect(r.boneyard).toHaveLength(13);
   });

@@ -1,11 +1,11 @@
 /** R5 first leader, R6 lead, R7 turn order. */
 import { newMatch } from '../match.js';
-import { bestDraw, dealRound, highestDoubleLeader, lotLeader, lotRank } from '../round.js';
+import { bestDraw, dealRound, highestDoubleLeader, lotRank } from '../round.js';
 import { resolveRules } from '../rules.js';
 import { ALL_TILES } from '../tiles.js';
 import { apply } from '../match.js';
 import { legalMoves } from '../legal.js';
-import { config, hand, play, position, t } from './kit.js';
+import { config, hand, lotOf, play, position, t, testDeal } from './kit.js';
 
 describe('R5 first leader by lot', () => {
   it.each([
@@ -17,12 +17,12 @@ describe('R5 first leader by lot', () => {
   it('ranks every tile distinctly (no ties possible between different tiles)', () => {
     expect(new Set(ALL_TILES.map(lotRank)).size).toBe(28);
   });
-  it('is deterministic per seed and reaches every seat (DRAW and RANDOM)', () => {
+  it('is deterministic per deal and reaches every seat (DRAW and RANDOM)', () => {
     for (const firstLeader of ['DRAW', 'RANDOM'] as const) {
       const seen = new Set<number>();
       for (let seed = 0; seed < 200; seed++) {
-        const s = lotLeader(seed, 4, { firstLeader });
-        expect(lotLeader(seed, 4, { firstLeader })).toBe(s);
+        const s = lotOf(testDeal(seed, 4), 1, 4, { firstLeader });
+        expect(lotOf(testDeal(seed, 4), 1, 4, { firstLeader })).toBe(s);
         seen.add(s);
       }
       expect([...seen].sort()).toEqual([0, 1, 2, 3]);
@@ -31,7 +31,7 @@ describe('R5 first leader by lot', () => {
   it('round 1 is led by the lot winner', () => {
     const cfg = config(3, false, {}, 42);
     const { state, events } = newMatch(cfg);
-    expect(state.round.starter).toBe(lotLeader(state.round.seed, 3, cfg.rules));
+    expect(state.round.starter).toBe(lotOf(cfg.deal, 1, 3, cfg.rules));
     expect(state.round.turn).toBe(state.round.starter);
     expect(events).toEqual([{ type: 'ROUND_STARTED', round: 1, starter: state.round.starter }]);
   });
@@ -68,7 +68,7 @@ describe('R6 lead', () => {
       expect(highestDoubleLeader([hand('1-0', '2-2'), hand('6-5', '4-4')], 0)).toEqual({ seat: 1, tile: t('4-4') });
     });
     it('only applies to rounds led by lot', () => {
-      const r = dealRound(2, 5, 4, resolveRules({ leadRule: 'HIGHEST_DOUBLE' }), 3);
+      const r = dealRound(2, testDeal(5, 4), 4, resolveRules({ leadRule: 'HIGHEST_DOUBLE' }), 3);
       expect(r.starter).toBe(3);
       expect(r.mustPlay).toBeNull();
     });

@@ -1,9 +1,8 @@
 /** R22 end of game, R23 next hand's leader, R24 next game's leader (winningSeat), R25 scoring systems. */
 import { apply, newMatch } from '../match.js';
-import { lotLeader } from '../round.js';
 import { playScore } from '../scoring.js';
 import type { ScoringSystem } from '../types.js';
-import { config, ok, play, position, randomPolicy } from './kit.js';
+import { config, lotOf, ok, play, position, randomPolicy } from './kit.js';
 
 describe('R22 end of game', () => {
   it('a play reaching the target ends the match at once (MATCH_WON, no bonus)', () => {
@@ -73,7 +72,7 @@ describe('R23 next hand’s leader', () => {
     const s = position({ hands: [['0-0', '6-5'], ['6-6']] });
     const r = play(s, '0-0');
     expect(r.state.round.number).toBe(2);
-    expect(r.state.round.starter).toBe(lotLeader(r.state.round.seed, 2, r.state.config.rules));
+    expect(r.state.round.starter).toBe(lotOf(r.state.config.deal, 2, 2, r.state.config.rules));
   });
 });
 

@@ -41,6 +41,11 @@ export class CreateMatchInput {
   botStrategy?: BotStrategy | null;
   @Field(() => RulesInput, { nullable: true })
   rules?: RulesInput | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The creator\'s client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
+  })
+  clientSeed?: string | null;
 }
 
 @InputType({ description: 'A tile named by its halves, in either order.' })

@@ -17,6 +17,11 @@ export class Seat {
   handCount!: number;
   @Field({ description: 'Played by the server.' })
   isBot!: boolean;
+  @Field({
+    description:
+      "Mixed into every deal of the match (docs/fair-deals.md): the player's own (createMatch, joinMatch, setClientSeed before the start) or 16 random hex characters.",
+  })
+  clientSeed!: string;
 }
 
 @ObjectType({ description: 'A side: one seat, or two partners.' })
@@ -41,6 +46,8 @@ export class LegalMove {
 export interface MatchRef {
   matchId: string;
   viewerSeat: number | null;
+  /** hex S_r of a round that is over (docs/fair-deals.md), null for one still live */
+  revealedSecret: (round: number, finished: boolean) => string | null;
 }
 
 @ObjectType({ description: 'A match, as the caller may see it: own hand only; the boneyard never.' })
@@ -53,6 +60,11 @@ export class Match {
   version!: number;
   @Field(() => Rules)
   rules!: Rules;
+  @Field({
+    description:
+      'hex(SHA-256(S_1)), the commitment to every deal of the match, fixed at creation (docs/fair-deals.md): each revealed Round.dealSecret S_r hashed r times must equal it.',
+  })
+  dealCommitment!: string;
   @Field(() => [Seat])
   seats!: Seat[];
   @Field(() => [Team])
@@ -84,7 +96,7 @@ export class MatchEvent {
   seq!: number;
   @Field({
     description:
-      'PLAYER_JOINED, PLAYER_LEFT, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED or RESIGNED.',
+      'PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED or RESIGNED.',
   })
   type!: string;
   @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })

@@ -74,4 +74,10 @@ export class Round {
   moves!: Move[];
   @Field(() => RoundResult, { nullable: true, description: 'Null while IN_PROGRESS.' })
   result!: RoundResult | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "hex(S_r), the secret this round was dealt from, once the round is over (or the match, for a round cut short by a resignation); null while it is live. See docs/fair-deals.md to re-derive the deck from it and the seats' client seeds.",
+  })
+  dealSecret!: string | null;
 }
