@@ -9,12 +9,12 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { IDE_ASSETS_PREFIX } from './graphql-ide.js';
 
 /**
- * The built web client (npm run build writes it to dist/web): found beside the compiled server
+ * The built web client (npm run build writes it to dist/web; web/ holds only its sources): found beside the compiled server
  * (dist/src/web → dist/web) or, when the sources run directly (tests), under dist/ of the project.
  */
 export function webClientRoot(): string | null {
   const candidates = [new URL('../../web/', import.meta.url), new URL('../../dist/web/', import.meta.url)];
-  const found = candidates.find((u) => existsSync(new URL('index.html', u)));
+  const found = candidates.find((u) => existsSync(new URL('app.js', u)));
   return found ? fileURLToPath(found) : null;
 }
 

@@ -67,7 +67,17 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+type GqlErrors = { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
+
 export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const { data, errors } = await gqlWithErrors<T>(query, variables);
+  const first = errors[0];
+  if (first) throw new ServerError(first.extensions?.code ?? 'ERROR', first.message);
+  return data as T;
+}
+
+/** Data and errors side by side, for a document whose fields may fail one by one. */
+export async function gqlWithErrors<T>(query: string, variables: Record<string, unknown> = {}): Promise<{ data: T | null; errors: GqlErrors }> {
   const s = session();
   let res: Response;
   try {
@@ -79,11 +89,9 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
   } catch {
     throw new ServerError('NETWORK', 'request failed');
   }
-  const body = (await res.json().catch(() => null)) as { data?: T; errors?: { message: string; extensions?: { code?: string } }[] } | null;
+  const body = (await res.json().catch(() => null)) as { data?: T; errors?: GqlErrors } | null;
   if (!body) throw new ServerError('NETWORK', `the server answered ${res.status}`);
-  const first = body.errors?.[0];
-  if (first) throw new ServerError(first.extensions?.code ?? 'ERROR', first.message);
-  return body.data as T;
+  return { data: body.data ?? null, errors: body.errors ?? [] };
 }
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting';

@@ -11,12 +11,17 @@ export interface FeedHandlers {
 }
 
 /**
- * Follows a match's events live. After a dropped connection graphql-ws re-sends the same
- * subscribe payload; keeping `afterSeq` in it at the last event seen makes that re-subscription a
- * catch-up (stored events after it, then live ones), and events already seen are skipped.
+ * Follows a match's events from `afterSeq` on. After a dropped connection graphql-ws re-sends the
+ * same subscribe payload; keeping `afterSeq` in it at the last event seen makes that
+ * re-subscription a catch-up (stored events after it, then live ones), and events already seen
+ * are skipped.
+ *
+ * The first `afterSeq`: a Match does not tell its latest event seq, but every move is an event, so
+ * the last Move.seq the page has seen is never past it. Starting there replays the few non-move
+ * events since (joins, round starts) and closes the gap between loading the match and subscribing.
  */
-export function followMatch(matchId: string, on: FeedHandlers): () => void {
-  const payload = { query: MATCH_EVENTS, variables: { id: matchId } as { id: string; afterSeq?: number } };
+export function followMatch(matchId: string, afterSeq: number, on: FeedHandlers): () => void {
+  const payload = { query: MATCH_EVENTS, variables: { id: matchId, afterSeq } };
   let lastSeq = 0;
   let connectedOnce = false;
   const stopListening = onConnection((state) => {

@@ -220,7 +220,8 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   draw();
   void loadResults();
   let lastMoves = match.currentRound?.moves.length ?? 0;
-  const stop = followMatch(id, {
+  const lastMoveSeq = match.currentRound?.moves.at(-1)?.seq ?? 0;
+  const stop = followMatch(id, lastMoveSeq, {
     match: (m, type) => {
       update(m);
       const moves = m.currentRound?.moves ?? [];
