@@ -1,6 +1,16 @@
+/// <reference lib="dom" />
+// (Functions passed to page.evaluate / waitForFunction run in the page.)
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/app.js';
-import { accessibilityViolations, browserPresent, foreignRequests, launchBrowser, screenshot, watchedPage, type WatchedPage } from './support/browser.js';
+import {
+  accessibilityViolations,
+  browserPresent,
+  foreignRequests,
+  launchBrowser,
+  screenshot,
+  watchedPage,
+  type WatchedPage,
+} from './support/browser.js';
 import type { GqlClient } from './support/gql.js';
 
 /**
@@ -62,19 +72,21 @@ describeInBrowser('web client in Chromium', () => {
 
   /** Waits until the page offers this player a move ('turn') or shows the match over ('finished'). */
   async function turnOrEnd(page: Page): Promise<'turn' | 'finished'> {
-    const handle = await page.waitForFunction(
-      () => {
-        const root = document.querySelector('.match');
-        if (root?.getAttribute('data-status') === 'FINISHED') return 'finished';
-        const offered = document.querySelector('.hand-tile.legal:not([disabled]), .draw:not([disabled])');
-        return root?.getAttribute('data-my-turn') === 'true' && offered ? 'turn' : null;
-      },
-      undefined,
-      { timeout: 60_000 },
-    ).catch(async (e: unknown) => {
-      await screenshot(page, 'stuck-waiting-for-turn');
-      throw e;
-    });
+    const handle = await page
+      .waitForFunction(
+        () => {
+          const root = document.querySelector('.match');
+          if (root?.getAttribute('data-status') === 'FINISHED') return 'finished';
+          const offered = document.querySelector('.hand-tile.legal:not([disabled]), .draw:not([disabled])');
+          return root?.getAttribute('data-my-turn') === 'true' && offered ? 'turn' : null;
+        },
+        undefined,
+        { timeout: 60_000 },
+      )
+      .catch(async (e: unknown) => {
+        await screenshot(page, 'stuck-waiting-for-turn');
+        throw e;
+      });
     return (await handle.jsonValue()) as 'turn' | 'finished';
   }
 
@@ -200,7 +212,9 @@ describeInBrowser('web client in Chromium', () => {
     expect(Number(await ada.page.locator('.match').getAttribute('data-version'))).toBe(seen); // really cut off
 
     blocked = false;
-    await ada.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), after.version, { timeout: 30_000 });
+    await ada.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), after.version, {
+      timeout: 30_000,
+    });
     await ada.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await screenshot(ada.page, 'reconnected');
     // Bob's moves are on the page, and Ada plays on without a reload.
@@ -211,13 +225,22 @@ describeInBrowser('web client in Chromium', () => {
   });
 
   async function bobPlaysUntilAdasTurn(bob: GqlClient, id: string): Promise<void> {
-    type View = { turn: number | null; status: string; version: number; canDraw: boolean; legalMoves: { end: string | null; tile: { high: number; low: number } }[] };
+    type View = {
+      turn: number | null;
+      status: string;
+      version: number;
+      canDraw: boolean;
+      legalMoves: { end: string | null; tile: { high: number; low: number } }[];
+    };
     const q = 'query($id: ID!) { match(id: $id) { turn status version canDraw legalMoves { end tile { high low } } } }';
     for (let i = 0; i < 60; i++) {
       const { match } = await bob.request<{ match: View }>(q, { id });
       if (match.status !== 'IN_PROGRESS' || match.turn !== 1) return;
       const move = match.legalMoves[0];
-      if (move) await bob.request('mutation($input: PlayTileInput!) { playTile(input: $input) { id } }', { input: { matchId: id, tile: move.tile, end: move.end } });
+      if (move)
+        await bob.request('mutation($input: PlayTileInput!) { playTile(input: $input) { id } }', {
+          input: { matchId: id, tile: move.tile, end: move.end },
+        });
       else await bob.request('mutation($input: TurnInput!) { drawTile(input: $input) { id } }', { input: { matchId: id } });
     }
     throw new Error('Bob never handed the turn back');
@@ -237,7 +260,10 @@ describeInBrowser('web client in Chromium', () => {
     await editor.click();
     await ide.page.keyboard.press('Control+A');
     await ide.page.keyboard.insertText(`subscription { matchEvents(matchId: "${createMatch.id}", afterSeq: 0) { seq type } }`);
-    await ide.page.getByRole('button', { name: /Send Request|Subscribe/ }).first().click();
+    await ide.page
+      .getByRole('button', { name: /Send Request|Subscribe/ })
+      .first()
+      .click();
     await ide.page.locator('app-query-result', { hasText: 'MATCH_STARTED' }).waitFor({ timeout: 30_000 });
     await screenshot(ide.page, 'graphql-ide');
     expectClean(ide);

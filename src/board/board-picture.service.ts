@@ -19,7 +19,8 @@ export interface BoardPictureResult {
 /** Parses `?seq=`: absent means the latest move; otherwise a positive integer. */
 export function parseSeq(raw: string | undefined): number | null {
   if (raw === undefined || raw === '') return null;
-  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError('BAD_USER_INPUT', `seq must be a positive integer (got ${JSON.stringify(raw)})`);
+  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < 1)
+    throw new ApiError('BAD_USER_INPUT', `seq must be a positive integer (got ${JSON.stringify(raw)})`);
   return Number(raw);
 }
 
@@ -82,7 +83,8 @@ export class BoardPictureService {
   private turnLine(match: Match, moves: { seq: number; seat: number }[], at: number, latest: number): string {
     const count = at === 0 ? '' : ` · after move ${at}`;
     if (at === latest) {
-      if (match.status === 'FINISHED') return `Finished: ${match.winner ? match.winner.seats.map((s) => this.seatName(match, s)).join(' & ') : 'nobody'} won${count}`;
+      if (match.status === 'FINISHED')
+        return `Finished: ${match.winner ? match.winner.seats.map((s) => this.seatName(match, s)).join(' & ') : 'nobody'} won${count}`;
       if (match.turn === null) return `${match.status.toLowerCase().replace('_', ' ')}${count}`;
       return `To move: ${this.seatName(match, match.turn)}${count}`;
     }

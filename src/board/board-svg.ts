@@ -21,7 +21,15 @@ const UNIT = 30; // pixels per tile half
 const LINE = 22; // pixels per caption line
 const MIN_WIDTH = 420;
 
-export const BOARD_COLORS = { felt: '#14532d', tile: '#fffbeb', edge: '#1c1917', pip: '#1c1917', last: '#b45309', target: '#facc15', text: '#ffffff' };
+export const BOARD_COLORS = {
+  felt: '#14532d',
+  tile: '#fffbeb',
+  edge: '#1c1917',
+  pip: '#1c1917',
+  last: '#b45309',
+  target: '#facc15',
+  text: '#ffffff',
+};
 
 /** Pip centres inside a unit square, per value (two columns of three for six). */
 const PIPS: Record<number, [number, number][]> = {

@@ -38,7 +38,11 @@ export function graphqlIdePlugin(graphqlPath: string): ApolloServerPlugin {
   const html = graphqlIdeHtml(graphqlPath);
   return {
     async serverWillStart() {
-      return { async renderLandingPage() { return { html }; } };
+      return {
+        async renderLandingPage() {
+          return { html };
+        },
+      };
     },
   };
 }

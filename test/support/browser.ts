@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (Functions passed to page.evaluate / waitForFunction run in the page.)
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -78,7 +80,11 @@ export async function accessibilityViolations(page: Page): Promise<{ id: string;
   const source = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(source);
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
     return r.violations.map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.length }));
   });

@@ -67,7 +67,12 @@ const RULES: [string, string, string[] | 'number' | 'boolean', string | number |
 
 function field(id: string, label: string, control: HTMLElement): HTMLElement {
   control.id = id;
-  return h('div', { class: control instanceof HTMLInputElement && control.type === 'checkbox' ? 'field check' : 'field' }, h('label', { for: id }, label), control);
+  return h(
+    'div',
+    { class: control instanceof HTMLInputElement && control.type === 'checkbox' ? 'field check' : 'field' },
+    h('label', { for: id }, label),
+    control,
+  );
 }
 
 function createForm(ui: Ui): HTMLElement {
@@ -88,7 +93,14 @@ function createForm(ui: Ui): HTMLElement {
     'form',
     { class: 'card', 'aria-labelledby': 'create-title' },
     h('h2', { id: 'create-title' }, 'New match'),
-    h('div', { class: 'grid' }, field('create-seats', 'Seats', seats), field('create-bots', 'Bots (last seats)', bots), field('create-strategy', 'Bot strategy', strategy), field('create-partnerships', 'Partnerships (4 seats)', partnerships)),
+    h(
+      'div',
+      { class: 'grid' },
+      field('create-seats', 'Seats', seats),
+      field('create-bots', 'Bots (last seats)', bots),
+      field('create-strategy', 'Bot strategy', strategy),
+      field('create-partnerships', 'Partnerships (4 seats)', partnerships),
+    ),
     h('details', {}, h('summary', {}, 'Rule variants'), h('div', { class: 'grid' }, ...rules.map((r) => r.field))),
     h('button', { type: 'submit' }, 'Create match'),
   );
@@ -100,7 +112,13 @@ function createForm(ui: Ui): HTMLElement {
       ruleInput[r.key] = r.kind === 'number' ? Number(c.value) : r.kind === 'boolean' ? (c as HTMLInputElement).checked : c.value;
     }
     void ui.run(async () => {
-      const input = { seats: Number(seats.value), bots: Number(bots.value), partnerships: partnerships.checked, botStrategy: strategy.value, rules: ruleInput };
+      const input = {
+        seats: Number(seats.value),
+        bots: Number(bots.value),
+        partnerships: partnerships.checked,
+        botStrategy: strategy.value,
+        rules: ruleInput,
+      };
       const r = await gql<{ createMatch: { id: string } }>(CREATE_MATCH, { input });
       ui.go(`#/match/${r.createMatch.id}`);
     });
@@ -110,7 +128,14 @@ function createForm(ui: Ui): HTMLElement {
 
 function watchForm(ui: Ui): HTMLElement {
   const input = h('input', { id: 'watch-id', required: true, placeholder: 'match id' });
-  const form = h('form', { class: 'card inline', 'aria-labelledby': 'watch-title' }, h('h2', { id: 'watch-title' }, 'Watch a match'), h('label', { for: 'watch-id' }, 'Match id'), input, h('button', { type: 'submit' }, 'Watch'));
+  const form = h(
+    'form',
+    { class: 'card inline', 'aria-labelledby': 'watch-title' },
+    h('h2', { id: 'watch-title' }, 'Watch a match'),
+    h('label', { for: 'watch-id' }, 'Match id'),
+    input,
+    h('button', { type: 'submit' }, 'Watch'),
+  );
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     ui.go(`#/match/${input.value.trim()}`);
@@ -119,7 +144,12 @@ function watchForm(ui: Ui): HTMLElement {
 }
 
 function list(title: string, id: string, items: MatchListItem[], ui: Ui, empty: string): HTMLElement {
-  return h('section', { class: 'card', 'aria-labelledby': id }, h('h2', { id }, title), items.length ? h('ul', { class: 'matches' }, ...items.map((m) => matchRow(m, ui))) : h('p', {}, empty));
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    items.length ? h('ul', { class: 'matches' }, ...items.map((m) => matchRow(m, ui))) : h('p', {}, empty),
+  );
 }
 
 export async function homePage(ui: Ui): Promise<HTMLElement> {
@@ -136,7 +166,17 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
   type Page = { matches: { edges: { node: MatchListItem }[] } };
   const open = await gql<Page>(OPEN_MATCHES);
   if (!s) {
-    page.append(await registerForm(ui), watchForm(ui), list('Open matches', 'open-title', open.matches.edges.map((e) => e.node), ui, 'No match is waiting for players.'));
+    page.append(
+      await registerForm(ui),
+      watchForm(ui),
+      list(
+        'Open matches',
+        'open-title',
+        open.matches.edges.map((e) => e.node),
+        ui,
+        'No match is waiting for players.',
+      ),
+    );
     return page;
   }
   const mine = await gql<Page>(MY_MATCHES, { playerId: s.player.id });
@@ -146,7 +186,13 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
     list('Your move', 'to-move-title', toMove, ui, 'Nothing waits for you.'),
     createForm(ui),
     list('My matches', 'mine-title', myMatches, ui, 'No matches yet: create one.'),
-    list('Open matches', 'open-title', open.matches.edges.map((e) => e.node).filter((m) => m.mySeat === null), ui, 'No match is waiting for players.'),
+    list(
+      'Open matches',
+      'open-title',
+      open.matches.edges.map((e) => e.node).filter((m) => m.mySeat === null),
+      ui,
+      'No match is waiting for players.',
+    ),
     watchForm(ui),
   );
   return page;

@@ -113,7 +113,19 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       h('h2', { id: 'hand-title' }, 'Your hand'),
       h('div', { class: 'tiles' }, ...tiles),
       endChoice,
-      match.canDraw ? h('button', { type: 'button', class: 'draw', 'data-key': 'draw', disabled: busy, onclick: () => void command(DRAW, { input: { matchId: id, expectedVersion: match.version, clientMoveId: moveId() } }, 'drawTile') }, 'Draw a tile') : null,
+      match.canDraw
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'draw',
+              'data-key': 'draw',
+              disabled: busy,
+              onclick: () => void command(DRAW, { input: { matchId: id, expectedVersion: match.version, clientMoveId: moveId() } }, 'drawTile'),
+            },
+            'Draw a tile',
+          )
+        : null,
     );
   }
 
@@ -145,7 +157,11 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       h(
         'table',
         { class: 'scores', 'data-testid': 'scores' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Tiles in hand'), h('th', { scope: 'col' }, 'Score'))),
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Tiles in hand'), h('th', { scope: 'col' }, 'Score')),
+        ),
         h(
           'tbody',
           {},
@@ -167,11 +183,19 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   function actions(): HTMLElement {
     const seated = match.mySeat !== null;
     const items: (HTMLElement | null)[] = [
-      match.status === 'WAITING' && !seated && session() ? h('button', { type: 'button', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match') : null,
+      match.status === 'WAITING' && !seated && session()
+        ? h('button', { type: 'button', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match')
+        : null,
       match.status === 'WAITING' && !seated && !session() ? h('a', { href: '#/' }, 'Register to join') : null,
-      match.status === 'WAITING' && seated ? h('button', { type: 'button', class: 'secondary', onclick: () => void command(LEAVE, { id }, 'leaveMatch') }, 'Leave') : null,
+      match.status === 'WAITING' && seated
+        ? h('button', { type: 'button', class: 'secondary', onclick: () => void command(LEAVE, { id }, 'leaveMatch') }, 'Leave')
+        : null,
       match.status === 'IN_PROGRESS' && seated
-        ? h('button', { type: 'button', class: 'danger', onclick: () => confirm('Resign this match?') && void command(RESIGN, { id }, 'resignMatch') }, 'Resign')
+        ? h(
+            'button',
+            { type: 'button', class: 'danger', onclick: () => confirm('Resign this match?') && void command(RESIGN, { id }, 'resignMatch') },
+            'Resign',
+          )
         : null,
       match.status === 'FINISHED' ? h('a', { href: `#/replay/${id}` }, 'Replay move by move') : null,
       match.status === 'FINISHED' ? h('a', { href: `/matches/${id}/record` }, 'Match record (JSON)') : null,
@@ -192,7 +216,13 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
             'div',
             {},
             h('h3', {}, 'Round results'),
-            h('ul', {}, ...results.map((r) => h('li', {}, `Round ${r.number}: ${r.result?.end.toLowerCase().replace('_', ' ')}, bonus ${r.result?.awarded.join(' – ')}`))),
+            h(
+              'ul',
+              {},
+              ...results.map((r) =>
+                h('li', {}, `Round ${r.number}: ${r.result?.end.toLowerCase().replace('_', ' ')}, bonus ${r.result?.awarded.join(' – ')}`),
+              ),
+            ),
           )
         : null,
     );
@@ -212,7 +242,9 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     );
     // Keep keyboard play fluid across redraws: the same control, else the first playable tile.
     if (hadFocus || focused) {
-      const again = (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) || root.querySelector<HTMLElement>('.hand-tile.legal, .draw');
+      const again =
+        (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) ||
+        root.querySelector<HTMLElement>('.hand-tile.legal, .draw');
       again?.focus();
     }
   }

@@ -14,7 +14,10 @@ interface ReplayRound {
   result: RoundResult | null;
   moves: Move[];
 }
-type ReplayMatch = Pick<Match, 'id' | 'status' | 'seats' | 'teams' | 'winner'> & { rules: { spinner: 'FIRST_DOUBLE' | 'NONE' }; rounds: ReplayRound[] };
+type ReplayMatch = Pick<Match, 'id' | 'status' | 'seats' | 'teams' | 'winner'> & {
+  rules: { spinner: 'FIRST_DOUBLE' | 'NONE' };
+  rounds: ReplayRound[];
+};
 type BoardAt = { count: number; openEnds: { end: End; pips: number }[] };
 
 /** A match move by move: a slider over every move; the open ends and count come from Round.boardAt. */
@@ -25,7 +28,14 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
   const view = { seats: m.seats, mySeat: null };
   const moves = m.rounds.flatMap((round) => round.moves.map((move) => ({ move, round })));
   const cache = new Map<number, BoardAt>();
-  const slider = h('input', { type: 'range', id: 'replay-seq', min: 1, max: Math.max(1, moves.length), value: Math.max(1, moves.length), disabled: moves.length === 0 });
+  const slider = h('input', {
+    type: 'range',
+    id: 'replay-seq',
+    min: 1,
+    max: Math.max(1, moves.length),
+    value: Math.max(1, moves.length),
+    disabled: moves.length === 0,
+  });
   const picture = h('div', { class: 'replay-board' });
   const caption = h('p', { class: 'status', role: 'status', 'data-testid': 'replay-move' });
   const roundInfo = h('div', {});
@@ -65,7 +75,10 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
         boardSvg({
           layout: layoutOf(plays, m.rules.spinner),
           openEnds: board.openEnds,
-          caption: [`Round ${round.number} · move ${move.seq} · count ${board.count}`, m.teams.map((t, i) => `${t.seats.map((s) => seatName(view, s)).join(' & ')} ${points[i]}`).join(' · ')],
+          caption: [
+            `Round ${round.number} · move ${move.seq} · count ${board.count}`,
+            m.teams.map((t, i) => `${t.seats.map((s) => seatName(view, s)).join(' & ')} ${points[i]}`).join(' · '),
+          ],
           title: `Layout after move ${move.seq}`,
         }),
       ),
@@ -74,7 +87,11 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
     const last = round.moves[round.moves.length - 1];
     roundInfo.replaceChildren(
       round.result && last?.seq === move.seq
-        ? h('p', { class: 'result' }, `Round ${round.number} ended: ${round.result.end.toLowerCase().replace('_', ' ')}; bonus ${round.result.awarded.join(' – ')}`)
+        ? h(
+            'p',
+            { class: 'result' },
+            `Round ${round.number} ended: ${round.result.end.toLowerCase().replace('_', ' ')}; bonus ${round.result.awarded.join(' – ')}`,
+          )
         : '',
     );
   }
@@ -89,7 +106,13 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
     'div',
     { class: 'replay' },
     h('h1', {}, 'Replay'),
-    h('p', {}, m.status === 'FINISHED' ? `Final: ${m.teams.map((t) => `${t.seats.map((s) => seatName(view, s)).join(' & ')} ${t.score}`).join(' · ')}` : `This match is ${m.status.toLowerCase()}.`),
+    h(
+      'p',
+      {},
+      m.status === 'FINISHED'
+        ? `Final: ${m.teams.map((t) => `${t.seats.map((s) => seatName(view, s)).join(' & ')} ${t.score}`).join(' · ')}`
+        : `This match is ${m.status.toLowerCase()}.`,
+    ),
     h(
       'div',
       { class: 'replay-controls' },
@@ -105,7 +128,17 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
       'section',
       { class: 'card', 'aria-labelledby': 'results-title' },
       h('h2', { id: 'results-title' }, 'Rounds'),
-      h('ul', {}, ...m.rounds.map((rd) => h('li', {}, `Round ${rd.number}: ${rd.result ? `${rd.result.end.toLowerCase().replace('_', ' ')}, bonus ${rd.result.awarded.join(' – ')}` : rd.status.toLowerCase()}`))),
+      h(
+        'ul',
+        {},
+        ...m.rounds.map((rd) =>
+          h(
+            'li',
+            {},
+            `Round ${rd.number}: ${rd.result ? `${rd.result.end.toLowerCase().replace('_', ' ')}, bonus ${rd.result.awarded.join(' – ')}` : rd.status.toLowerCase()}`,
+          ),
+        ),
+      ),
       m.status === 'FINISHED' ? h('p', {}, h('a', { href: `/matches/${id}/record` }, 'Match record (JSON)')) : null,
       h('p', {}, h('a', { href: `#/match/${id}` }, 'Back to the match')),
     ),
