@@ -23,6 +23,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   let busy = false;
   let results: { number: number; result: { end: string; awarded: number[] } | null }[] = [];
   let resultsFor = '';
+  let keepFocus = false;
   const root = h('div', { class: 'match' });
 
   const update = (m: Match): void => {
@@ -229,8 +230,11 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   }
 
   function draw(): void {
-    const focused = (document.activeElement as HTMLElement | null)?.getAttribute('data-key');
-    const hadFocus = root.contains(document.activeElement);
+    const active = document.activeElement as HTMLElement | null;
+    const focused = active?.getAttribute('data-key');
+    // Focus stays with the match while the player is on it: when a redraw removed the focused
+    // control (their tile was played), focus fell to <body>, and the next turn gets it back.
+    keepFocus = root.contains(active) || (keepFocus && (active === null || active === document.body));
     root.setAttribute('data-status', match.status);
     root.setAttribute('data-version', String(match.version));
     root.setAttribute('data-my-turn', String(match.status === 'IN_PROGRESS' && match.turn !== null && match.turn === match.mySeat));
@@ -241,7 +245,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       h('div', { class: 'match-grid' }, h('div', {}, boardSection(), handSection()), h('div', {}, scoresSection(), logSection())),
     );
     // Keep keyboard play fluid across redraws: the same control, else the first playable tile.
-    if (hadFocus || focused) {
+    if (keepFocus) {
       const again =
         (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) ||
         root.querySelector<HTMLElement>('.hand-tile.legal, .draw');
