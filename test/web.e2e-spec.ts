@@ -246,6 +246,18 @@ describeInBrowser('web client in Chromium', () => {
     throw new Error('Bob never handed the turn back');
   }
 
+  it("shows the server's refusals in words", async () => {
+    const w = await open('/#/match/00000000-0000-4000-8000-000000000000');
+    await w.page.locator('#error', { hasText: 'No such match.' }).waitFor();
+    await w.page.goto(`${app.url}/#/`);
+    await register(w.page, 'Ada');
+    await w.page.getByLabel('Partnerships (4 seats)').check();
+    await w.page.getByRole('button', { name: 'Create match' }).click();
+    await w.page.locator('#error', { hasText: 'The server refused the input.' }).waitFor();
+    expect(w.page.url()).toMatch(/#\/$/); // no match was created
+    expectClean(w);
+  });
+
   it('serves the GraphQL IDE from the server, running a query and a subscription', async () => {
     const ada = await app.player('Ada');
     const bob = await app.player('Bob');
