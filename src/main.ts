@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     server = await startServer(config);
     const port = new URL(server.url).port;
     console.log(
-      `straight-dominoes listening on ${server.url}/ (web client; GraphQL at /graphql) (bound to ${config.host}:${port}; database: ${server.database.embedded ? 'embedded' : 'DATABASE_URL'})`,
+      `straight-dominoes listening on ${server.url}/graphql (bound to ${config.host}:${port}; database: ${server.database.embedded ? 'embedded' : 'DATABASE_URL'})`,
     );
   } catch (e) {
     console.error(`cannot start: ${reasonOf(e)}`);
