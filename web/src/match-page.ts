@@ -8,10 +8,24 @@ import { DRAW, JOIN, LEAVE, MATCH, PLAY, RESIGN } from './operations.js';
 import type { End, Match, Tile } from './types.js';
 import type { Ui } from './ui.js';
 
+const MOVE_SEQS = `query MoveSeqs($id: ID!) { match(id: $id) { id rounds { moves { seq } } } }`;
 const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number result { end awarded } } } }`;
 
 function moveId(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * The last Move.seq of the match, where its event feed may start (see followMatch). A round that
+ * has just begun has no move yet: the earlier rounds' seqs are asked for then (numbers only), so
+ * a long match is not replayed from its first event.
+ */
+async function lastMoveSeq(id: string, match: Match): Promise<number> {
+  const own = match.currentRound?.moves.at(-1)?.seq;
+  if (own !== undefined) return own;
+  if ((match.currentRound?.number ?? 1) <= 1) return 0;
+  const r = await gql<{ match: { rounds: { moves: { seq: number }[] }[] } | null }>(MOVE_SEQS, { id });
+  return Math.max(0, ...(r.match?.rounds.flatMap((x) => x.moves.map((m) => m.seq)) ?? []));
 }
 
 /** Play or watch one match: everything drawn from the latest Match the server sent. */
@@ -256,8 +270,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   draw();
   void loadResults();
   let lastMoves = match.currentRound?.moves.length ?? 0;
-  const lastMoveSeq = match.currentRound?.moves.at(-1)?.seq ?? 0;
-  const stop = followMatch(id, lastMoveSeq, {
+  const stop = followMatch(id, await lastMoveSeq(id, match), {
     match: (m, type) => {
       update(m);
       const moves = m.currentRound?.moves ?? [];
