@@ -18,7 +18,12 @@ export function webClientRoot(): string | null {
   return found ? fileURLToPath(found) : null;
 }
 
-/** Serves the web client at / and, when enabled, the GraphQL IDE's files. */
+/**
+ * Serves the web client at / and, when enabled, the GraphQL IDE's files, with @fastify/static 9
+ * (made for Fastify 5). Not 10, the range @nestjs/platform-fastify names as an optional peer (so
+ * `npm ls` calls 9 invalid): 10 requires an ESM-only content-disposition, which the e2e suites'
+ * CommonJS module loader (Jest) cannot load.
+ */
 @Module({})
 export class WebModule implements OnModuleInit {
   private readonly logger = new Logger('Web');
