@@ -20,6 +20,9 @@ import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
 import { cachedOperations } from './subscriptions/operation-cache.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
+import { BoardModule } from './board/board.module.js';
+import { graphqlIdePlugin } from './web/graphql-ide.js';
+import { WebModule } from './web/web.module.js';
 
 @Module({})
 export class AppModule {
@@ -50,6 +53,8 @@ export class AppModule {
         RealtimeModule,
         SubscriptionsModule,
         MetricsModule,
+        BoardModule,
+        WebModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule, RealtimeModule],
@@ -57,11 +62,12 @@ export class AppModule {
           useFactory: (players: PlayersService, keepAlive: WsKeepAlive) => ({
             autoSchemaFile: true,
             sortSchema: true,
-            graphiql: config.env !== 'production',
+            // The CDN GraphiQL page stays off; the offline IDE (src/web) takes its place.
+            graphiql: false,
             introspection: true,
             // Responses are per viewer and never cached; the default cache-control plugin would
             // still hook every resolved field of every request.
-            plugins: [ApolloServerPluginCacheControlDisabled()],
+            plugins: [ApolloServerPluginCacheControlDisabled(), ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : [])],
             includeStacktraceInErrorResponses: false,
             context: graphqlContext(players),
             // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.

@@ -30,6 +30,8 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
   METRICS: bool.default(false),
+  // Web client and GraphQL IDE (see README): the IDE defaults to on outside production.
+  GRAPHQL_IDE: bool.optional(),
 });
 
 export type AppConfig = {
@@ -47,6 +49,8 @@ export type AppConfig = {
   wsKeepAliveMs: number;
   /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
   metrics: boolean;
+  /** serves the offline GraphQL IDE at GET /graphql (Accept: text/html) */
+  graphqlIde: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -73,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     metrics: c.METRICS,
+    graphqlIde: c.GRAPHQL_IDE ?? c.NODE_ENV !== 'production',
   };
 }
 

@@ -13,6 +13,6 @@ import { RoundsService } from './rounds.service.js';
 @Module({
   imports: [PlayersModule, RealtimeModule],
   providers: [StatsWriter, MatchCache, MatchesRepository, CommandRunner, MatchesService, RoundsService, BotsService, MatchesResolver],
-  exports: [MatchesService, MatchesRepository, MatchCache, BotsService],
+  exports: [MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
 })
 export class MatchesModule {}

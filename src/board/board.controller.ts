@@ -1,0 +1,19 @@
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import { BoardPictureService, parseSeq } from './board-picture.service.js';
+
+/** GET /matches/:id/board.svg?seq=N — the public layout after move N (the latest by default). */
+@Controller('matches')
+export class BoardController {
+  constructor(private readonly pictures: BoardPictureService) {}
+
+  @Get(':id/board.svg')
+  async board(@Param('id') id: string, @Query('seq') seq: string | undefined, @Res() reply: FastifyReply): Promise<void> {
+    const { svg, final } = await this.pictures.picture(id, parseSeq(seq));
+    // A live match changes with every move; a finished one never again.
+    await reply
+      .header('Content-Type', 'image/svg+xml; charset=utf-8')
+      .header('Cache-Control', final ? 'public, max-age=86400, immutable' : 'no-cache')
+      .send(svg);
+  }
+}

@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import { Inject, Logger, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { getDistDirectory } from 'altair-static';
+import type { FastifyInstance } from 'fastify';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { IDE_ASSETS_PREFIX } from './graphql-ide.js';
+
+/**
+ * The built web client (npm run build writes it to dist/web; web/ holds only its sources): found beside the compiled server
+ * (dist/src/web → dist/web) or, when the sources run directly (tests), under dist/ of the project.
+ */
+export function webClientRoot(): string | null {
+  const candidates = [new URL('../../web/', import.meta.url), new URL('../../dist/web/', import.meta.url)];
+  const found = candidates.find((u) => existsSync(new URL('app.js', u)));
+  return found ? fileURLToPath(found) : null;
+}
+
+/**
+ * Serves the web client at / and, when enabled, the GraphQL IDE's files, with @fastify/static 9
+ * (made for Fastify 5). Not 10, the range @nestjs/platform-fastify names as an optional peer (so
+ * `npm ls` calls 9 invalid): 10 requires an ESM-only content-disposition, which the e2e suites'
+ * CommonJS module loader (Jest) cannot load.
+ */
+@Module({})
+export class WebModule implements OnModuleInit {
+  private readonly logger = new Logger('Web');
+
+  constructor(
+    private readonly adapter: HttpAdapterHost,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    const fastify = this.adapter.httpAdapter.getInstance<FastifyInstance>();
+    const root = webClientRoot();
+    // wildcard: false routes exactly the files present at start-up, so no catch-all route
+    // shadows the API's 404s.
+    if (root) await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: 'index.html' });
+    else this.logger.warn('web client not built (npm run build): nothing is served at /');
+    if (this.config.graphqlIde) {
+      await fastify.register(fastifyStatic, { root: getDistDirectory(), prefix: IDE_ASSETS_PREFIX, wildcard: false, decorateReply: false });
+    }
+  }
+}

@@ -1,0 +1,284 @@
+/// <reference lib="dom" />
+// (Functions passed to page.evaluate / waitForFunction run in the page.)
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import { startTestApp, type TestApp } from './support/app.js';
+import {
+  accessibilityViolations,
+  browserPresent,
+  foreignRequests,
+  launchBrowser,
+  screenshot,
+  watchedPage,
+  type WatchedPage,
+} from './support/browser.js';
+import type { GqlClient } from './support/gql.js';
+
+/**
+ * The web client and the GraphQL IDE in real headless Chromium, as a person uses them: every
+ * action a click (or a key), every check on what the page shows. Each page must load nothing
+ * from another host and log no console error.
+ */
+const describeInBrowser = browserPresent() ? describe : describe.skip;
+
+const MATCH_Q = 'query($id: ID!) { match(id: $id) { status version turn teams { score } } }';
+type ServerView = { status: string; version: number; turn: number | null; teams: { score: number }[] };
+
+describeInBrowser('web client in Chromium', () => {
+  let app: TestApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function open(path: string, before?: (w: WatchedPage) => Promise<void>): Promise<WatchedPage> {
+    const w = await watchedPage(browser);
+    await before?.(w);
+    await w.page.goto(`${app.url}${path}`);
+    return w;
+  }
+
+  function expectClean(w: WatchedPage): void {
+    expect(foreignRequests(w, app.url)).toEqual([]);
+    expect(w.requests.length).toBeGreaterThan(0);
+    expect(w.consoleErrors).toEqual([]);
+  }
+
+  async function serverView(id: string): Promise<ServerView> {
+    return (await app.anon.request<{ match: ServerView }>(MATCH_Q, { id })).match;
+  }
+
+  async function register(page: Page, name: string): Promise<void> {
+    await page.getByLabel('Your name').fill(name);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByText(`Signed in as ${name}`).waitFor();
+  }
+
+  async function createMatch(page: Page, opts: { seats: number; bots: number; targetScore: number }): Promise<string> {
+    await page.getByLabel('Seats', { exact: true }).selectOption(String(opts.seats));
+    await page.getByLabel('Bots (last seats)').selectOption(String(opts.bots));
+    await page.getByText('Rule variants').click();
+    await page.getByLabel('Target score').fill(String(opts.targetScore));
+    await page.getByRole('button', { name: 'Create match' }).click();
+    await page.waitForURL(/#\/match\/[0-9a-f-]+$/);
+    await page.locator('.match').waitFor();
+    return page.url().split('/').pop() as string;
+  }
+
+  /** Waits until the page offers this player a move ('turn') or shows the match over ('finished'). */
+  async function turnOrEnd(page: Page): Promise<'turn' | 'finished'> {
+    const handle = await page
+      .waitForFunction(
+        () => {
+          const root = document.querySelector('.match');
+          if (root?.getAttribute('data-status') === 'FINISHED') return 'finished';
+          const offered = document.querySelector('.hand-tile.legal:not([disabled]), .draw:not([disabled])');
+          return root?.getAttribute('data-my-turn') === 'true' && offered ? 'turn' : null;
+        },
+        undefined,
+        { timeout: 60_000 },
+      )
+      .catch(async (e: unknown) => {
+        await screenshot(page, 'stuck-waiting-for-turn');
+        throw e;
+      });
+    return (await handle.jsonValue()) as 'turn' | 'finished';
+  }
+
+  /** One move from the page: the first highlighted tile (and the first end offered), else Draw. */
+  async function playOnce(page: Page, by: 'mouse' | 'keyboard'): Promise<void> {
+    const version = await page.locator('.match').getAttribute('data-version');
+    const press = async (selector: string) => {
+      const target = page.locator(selector).first();
+      if (by === 'mouse') return target.click();
+      await target.focus();
+      await page.keyboard.press('Enter');
+    };
+    if ((await page.locator('.hand-tile.legal:not([disabled])').count()) > 0) {
+      await press('.hand-tile.legal:not([disabled])');
+      if ((await page.locator('.end-choice').count()) > 0) await press('.end-choice');
+    } else {
+      await press('.draw:not([disabled])');
+    }
+    await page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') !== v, version);
+    expect(await page.locator('#error').isHidden()).toBe(true);
+  }
+
+  async function scoresShown(page: Page): Promise<number[]> {
+    return (await page.locator('td.score').allTextContents()).map(Number);
+  }
+
+  it('plays a whole match against a bot from the page while a spectator watches it live', async () => {
+    const player = await open('/');
+    await register(player.page, 'Ada');
+    expect(await accessibilityViolations(player.page)).toEqual([]);
+    const id = await createMatch(player.page, { seats: 2, bots: 1, targetScore: 50 });
+    const spectator = await open(`/#/match/${id}`);
+    await spectator.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
+
+    let moves = 0;
+    while ((await turnOrEnd(player.page)) === 'turn') {
+      if (moves++ === 3) {
+        // The page is still while it waits for this player: a steady picture for both checks.
+        await screenshot(player.page, 'match-in-play');
+        expect(await accessibilityViolations(player.page)).toEqual([]);
+      }
+      await playOnce(player.page, 'mouse');
+    }
+    const final = await serverView(id);
+    expect(final.status).toBe('FINISHED');
+    expect(Math.max(...final.teams.map((t) => t.score))).toBeGreaterThanOrEqual(50);
+    await spectator.page.waitForSelector('.match[data-status="FINISHED"]');
+    await spectator.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), final.version);
+    expect(await scoresShown(player.page)).toEqual(final.teams.map((t) => t.score));
+    expect(await scoresShown(spectator.page)).toEqual(final.teams.map((t) => t.score));
+    await screenshot(player.page, 'match-finished-player');
+    await screenshot(spectator.page, 'match-finished-spectator');
+
+    // The finished match replays move by move, and its picture is served as SVG.
+    await player.page.getByRole('link', { name: 'Replay move by move' }).click();
+    await player.page.getByLabel('Move', { exact: true }).waitFor();
+    await player.page.getByRole('button', { name: 'Previous move' }).click();
+    await player.page.locator('[data-testid=replay-move]', { hasText: /^Move \d+ of \d+: / }).waitFor();
+    await screenshot(player.page, 'replay');
+    expectClean(player);
+    expectClean(spectator);
+  });
+
+  it('lets two registered players play each other, one by mouse and one by keyboard', async () => {
+    const ada = await open('/');
+    await register(ada.page, 'Ada');
+    const id = await createMatch(ada.page, { seats: 2, bots: 0, targetScore: 15 });
+    const bob = await open('/');
+    await register(bob.page, 'Bob');
+    await bob.page.getByRole('button', { name: 'Open to join' }).first().click();
+    await bob.page.getByRole('button', { name: 'Join this match' }).click();
+    await ada.page.waitForSelector('.match[data-status="IN_PROGRESS"]');
+
+    for (let moves = 0; ; moves++) {
+      const view = await serverView(id);
+      if (view.status === 'FINISHED') break;
+      expect(moves).toBeLessThan(200);
+      const page = view.turn === 0 ? ada.page : bob.page;
+      expect(await turnOrEnd(page)).toBe('turn');
+      await playOnce(page, page === ada.page ? 'mouse' : 'keyboard');
+    }
+    const final = await serverView(id);
+    for (const w of [ada, bob]) {
+      await w.page.waitForSelector('.match[data-status="FINISHED"]');
+      await w.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), final.version);
+      expect(await scoresShown(w.page)).toEqual(final.teams.map((t) => t.score));
+    }
+    await screenshot(bob.page, 'two-players-finished');
+    expectClean(ada);
+    expectClean(bob);
+  });
+
+  it('recovers a dropped WebSocket with every move made meanwhile', async () => {
+    let blocked = false;
+    const sockets: WebSocketRoute[] = [];
+    // The page's graphql-ws socket passes through the test, which can cut it and refuse reconnects.
+    const ada = await open('/', (w) =>
+      w.page.routeWebSocket(/\/graphql$/, (ws) => {
+        if (blocked) return void ws.close({ code: 1001, reason: 'network down' });
+        ws.connectToServer();
+        sockets.push(ws);
+      }),
+    );
+    await register(ada.page, 'Ada');
+    const id = await createMatch(ada.page, { seats: 2, bots: 0, targetScore: 250 });
+    const bob = await app.player('Bob');
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    await ada.page.waitForSelector('.match[data-status="IN_PROGRESS"]');
+
+    // Bring the match to Bob's turn, Ada playing from the page.
+    await bobPlaysUntilAdasTurn(bob, id);
+    while ((await serverView(id)).turn === 0) {
+      expect(await turnOrEnd(ada.page)).toBe('turn');
+      await playOnce(ada.page, 'mouse');
+    }
+
+    blocked = true;
+    for (const s of sockets) await s.close({ code: 1001, reason: 'network down' });
+    await ada.page.locator('#connection', { hasText: 'reconnecting' }).waitFor();
+    const seen = Number(await ada.page.locator('.match').getAttribute('data-version'));
+    await bobPlaysUntilAdasTurn(bob, id);
+    const after = await serverView(id);
+    expect(after.version).toBeGreaterThan(seen);
+    expect(Number(await ada.page.locator('.match').getAttribute('data-version'))).toBe(seen); // really cut off
+
+    blocked = false;
+    await ada.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), after.version, {
+      timeout: 30_000,
+    });
+    await ada.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    await screenshot(ada.page, 'reconnected');
+    // Bob's moves are on the page, and Ada plays on without a reload.
+    expect(await turnOrEnd(ada.page)).toBe('turn');
+    await playOnce(ada.page, 'mouse');
+    expect((await serverView(id)).version).toBeGreaterThan(after.version);
+    expectClean(ada);
+  });
+
+  async function bobPlaysUntilAdasTurn(bob: GqlClient, id: string): Promise<void> {
+    type View = {
+      turn: number | null;
+      status: string;
+      version: number;
+      canDraw: boolean;
+      legalMoves: { end: string | null; tile: { high: number; low: number } }[];
+    };
+    const q = 'query($id: ID!) { match(id: $id) { turn status version canDraw legalMoves { end tile { high low } } } }';
+    for (let i = 0; i < 60; i++) {
+      const { match } = await bob.request<{ match: View }>(q, { id });
+      if (match.status !== 'IN_PROGRESS' || match.turn !== 1) return;
+      const move = match.legalMoves[0];
+      if (move)
+        await bob.request('mutation($input: PlayTileInput!) { playTile(input: $input) { id } }', {
+          input: { matchId: id, tile: move.tile, end: move.end },
+        });
+      else await bob.request('mutation($input: TurnInput!) { drawTile(input: $input) { id } }', { input: { matchId: id } });
+    }
+    throw new Error('Bob never handed the turn back');
+  }
+
+  it("shows the server's refusals in words", async () => {
+    const w = await open('/#/match/00000000-0000-4000-8000-000000000000');
+    await w.page.locator('#error', { hasText: 'No such match.' }).waitFor();
+    await w.page.goto(`${app.url}/#/`);
+    await register(w.page, 'Ada');
+    await w.page.getByLabel('Partnerships (4 seats)').check();
+    await w.page.getByRole('button', { name: 'Create match' }).click();
+    await w.page.locator('#error', { hasText: 'The server refused the input.' }).waitFor();
+    expect(w.page.url()).toMatch(/#\/$/); // no match was created
+    expectClean(w);
+  });
+
+  it('serves the GraphQL IDE from the server, running a query and a subscription', async () => {
+    const ada = await app.player('Ada');
+    const bob = await app.player('Bob');
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id: createMatch.id });
+
+    const ide = await open('/graphql');
+    await ide.page.getByRole('button', { name: 'Send Request' }).click();
+    await ide.page.locator('app-query-result', { hasText: '"leaderboard"' }).waitFor({ timeout: 30_000 });
+
+    const editor = ide.page.locator('app-query-editor .cm-content');
+    await editor.click();
+    await ide.page.keyboard.press('Control+A');
+    await ide.page.keyboard.insertText(`subscription { matchEvents(matchId: "${createMatch.id}", afterSeq: 0) { seq type } }`);
+    await ide.page
+      .getByRole('button', { name: /Send Request|Subscribe/ })
+      .first()
+      .click();
+    await ide.page.locator('app-query-result', { hasText: 'MATCH_STARTED' }).waitFor({ timeout: 30_000 });
+    await screenshot(ide.page, 'graphql-ide');
+    expectClean(ide);
+  });
+});

@@ -1,0 +1,199 @@
+import { gql, saveSession, session } from './api.js';
+import { h } from './dom.js';
+import { CREATE_MATCH, ME, MY_MATCHES, OPEN_MATCHES, REGISTER } from './operations.js';
+import type { MatchListItem } from './types.js';
+import type { Ui } from './ui.js';
+
+function names(m: MatchListItem): string {
+  return m.seats.map((s) => s.player?.name ?? (s.isBot ? 'Bot' : 'open seat')).join(', ');
+}
+
+function scores(m: MatchListItem): string {
+  return m.teams.map((t) => t.score).join(' – ');
+}
+
+function matchRow(m: MatchListItem, ui: Ui): HTMLElement {
+  const yourMove = m.status === 'IN_PROGRESS' && m.mySeat !== null && m.turn === m.mySeat;
+  return h(
+    'li',
+    { class: 'match-row' },
+    h('a', { href: `#/match/${m.id}` }, `${names(m)}`),
+    ` · ${m.status.toLowerCase().replace('_', ' ')}`,
+    m.status !== 'WAITING' ? ` · ${scores(m)}` : '',
+    yourMove ? h('strong', { class: 'badge' }, 'your move') : '',
+    m.status === 'FINISHED' ? h('a', { href: `#/replay/${m.id}`, class: 'secondary' }, 'replay') : '',
+    m.status === 'WAITING' && m.mySeat === null && session()
+      ? h('button', { type: 'button', onclick: () => ui.go(`#/match/${m.id}`) }, 'Open to join')
+      : '',
+  );
+}
+
+async function registerForm(ui: Ui): Promise<HTMLElement> {
+  const input = h('input', { id: 'player-name', name: 'name', required: true, maxlength: 40, autocomplete: 'nickname' });
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'register-title' },
+    h('h2', { id: 'register-title' }, 'Register'),
+    h('p', {}, 'Pick a name; this browser keeps your token.'),
+    h('label', { for: 'player-name' }, 'Your name'),
+    input,
+    h('button', { type: 'submit' }, 'Register'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void ui.run(async () => {
+      const r = await gql<{ registerPlayer: { token: string; player: { id: string; name: string } } }>(REGISTER, { name: input.value.trim() });
+      saveSession({ token: r.registerPlayer.token, player: r.registerPlayer.player });
+      ui.refresh();
+    });
+  });
+  return form;
+}
+
+const RULES: [string, string, string[] | 'number' | 'boolean', string | number | boolean][] = [
+  ['targetScore', 'Target score', 'number', 250],
+  ['handSize', 'Hand size', 'number', 7],
+  ['spinner', 'Spinner', ['FIRST_DOUBLE', 'NONE'], 'FIRST_DOUBLE'],
+  ['spinnerEndsCount', 'Uncovered spinner ends count', 'boolean', false],
+  ['voluntaryDraw', 'Draw while holding a playable tile', 'boolean', false],
+  ['reserve', 'Tiles never drawn (reserve)', 'number', 0],
+  ['firstLeader', 'First leader', ['DRAW', 'RANDOM'], 'DRAW'],
+  ['leadRule', 'Lead rule', ['ANY', 'HIGHEST_DOUBLE'], 'ANY'],
+  ['dominoRounding', 'Domino bonus rounding', ['AGGREGATE', 'PER_HAND'], 'AGGREGATE'],
+  ['blockedBonus', 'Blocked round bonus', ['OPPONENTS_TOTAL', 'DIFFERENCE'], 'OPPONENTS_TOTAL'],
+  ['playOut', 'Play the round out before a winner', 'boolean', false],
+  ['scoring', 'Scoring', ['FIVES', 'FIVES_AND_THREES', 'THREES_AND_FIVES'], 'FIVES'],
+];
+
+function field(id: string, label: string, control: HTMLElement): HTMLElement {
+  control.id = id;
+  return h(
+    'div',
+    { class: control instanceof HTMLInputElement && control.type === 'checkbox' ? 'field check' : 'field' },
+    h('label', { for: id }, label),
+    control,
+  );
+}
+
+function createForm(ui: Ui): HTMLElement {
+  const seats = h('select', {}, ...[2, 3, 4].map((n) => h('option', { value: n }, String(n))));
+  const bots = h('select', {}, ...[0, 1, 2, 3].map((n) => h('option', { value: n }, String(n))));
+  const partnerships = h('input', { type: 'checkbox' });
+  const strategy = h('select', {}, h('option', { value: 'GREEDY' }, 'Greedy'), h('option', { value: 'RANDOM' }, 'Random'));
+  const rules = RULES.map(([key, label, kind, value]) => {
+    const control =
+      kind === 'number'
+        ? h('input', { type: 'number', min: 0, value: String(value) })
+        : kind === 'boolean'
+          ? h('input', { type: 'checkbox' })
+          : h('select', {}, ...kind.map((v) => h('option', { value: v, selected: v === value }, v.toLowerCase().replace(/_/g, ' '))));
+    return { key, kind, control: control as HTMLInputElement | HTMLSelectElement, field: field(`rule-${key}`, label, control) };
+  });
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'create-title' },
+    h('h2', { id: 'create-title' }, 'New match'),
+    h(
+      'div',
+      { class: 'grid' },
+      field('create-seats', 'Seats', seats),
+      field('create-bots', 'Bots (last seats)', bots),
+      field('create-strategy', 'Bot strategy', strategy),
+      field('create-partnerships', 'Partnerships (4 seats)', partnerships),
+    ),
+    h('details', {}, h('summary', {}, 'Rule variants'), h('div', { class: 'grid' }, ...rules.map((r) => r.field))),
+    h('button', { type: 'submit' }, 'Create match'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const ruleInput: Record<string, string | number | boolean> = {};
+    for (const r of rules) {
+      const c = r.control;
+      ruleInput[r.key] = r.kind === 'number' ? Number(c.value) : r.kind === 'boolean' ? (c as HTMLInputElement).checked : c.value;
+    }
+    void ui.run(async () => {
+      const input = {
+        seats: Number(seats.value),
+        bots: Number(bots.value),
+        partnerships: partnerships.checked,
+        botStrategy: strategy.value,
+        rules: ruleInput,
+      };
+      const r = await gql<{ createMatch: { id: string } }>(CREATE_MATCH, { input });
+      ui.go(`#/match/${r.createMatch.id}`);
+    });
+  });
+  return form;
+}
+
+function watchForm(ui: Ui): HTMLElement {
+  const input = h('input', { id: 'watch-id', required: true, placeholder: 'match id' });
+  const form = h(
+    'form',
+    { class: 'card inline', 'aria-labelledby': 'watch-title' },
+    h('h2', { id: 'watch-title' }, 'Watch a match'),
+    h('label', { for: 'watch-id' }, 'Match id'),
+    input,
+    h('button', { type: 'submit' }, 'Watch'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    ui.go(`#/match/${input.value.trim()}`);
+  });
+  return form;
+}
+
+function list(title: string, id: string, items: MatchListItem[], ui: Ui, empty: string): HTMLElement {
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': id },
+    h('h2', { id }, title),
+    items.length ? h('ul', { class: 'matches' }, ...items.map((m) => matchRow(m, ui))) : h('p', {}, empty),
+  );
+}
+
+export async function homePage(ui: Ui): Promise<HTMLElement> {
+  const page = h('div', { class: 'home' });
+  let s = session();
+  if (s) {
+    // A token from an older database (or a typo'd copy) is no longer valid: forget it.
+    const me = await gql<{ me: { id: string; name: string } | null }>(ME).catch(() => ({ me: null }));
+    if (!me.me) {
+      saveSession(null);
+      s = null;
+    }
+  }
+  type Page = { matches: { edges: { node: MatchListItem }[] } };
+  const open = await gql<Page>(OPEN_MATCHES);
+  if (!s) {
+    page.append(
+      await registerForm(ui),
+      watchForm(ui),
+      list(
+        'Open matches',
+        'open-title',
+        open.matches.edges.map((e) => e.node),
+        ui,
+        'No match is waiting for players.',
+      ),
+    );
+    return page;
+  }
+  const mine = await gql<Page>(MY_MATCHES, { playerId: s.player.id });
+  const myMatches = mine.matches.edges.map((e) => e.node);
+  const toMove = myMatches.filter((m) => m.status === 'IN_PROGRESS' && m.turn !== null && m.turn === m.mySeat);
+  page.append(
+    list('Your move', 'to-move-title', toMove, ui, 'Nothing waits for you.'),
+    createForm(ui),
+    list('My matches', 'mine-title', myMatches, ui, 'No matches yet: create one.'),
+    list(
+      'Open matches',
+      'open-title',
+      open.matches.edges.map((e) => e.node).filter((m) => m.mySeat === null),
+      ui,
+      'No match is waiting for players.',
+    ),
+    watchForm(ui),
+  );
+  return page;
+}

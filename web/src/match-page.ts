@@ -1,0 +1,285 @@
+import { boardSvg, tileSvg } from '../../src/board/board-svg.js';
+import { layoutOf } from '../../src/board/layout.js';
+import { gql, ServerError, session } from './api.js';
+import { h, svgFragment } from './dom.js';
+import { followMatch } from './feed.js';
+import { endsFor, moveText, sameTile, seatName, statusText, tileText } from './match-view.js';
+import { DRAW, JOIN, LEAVE, MATCH, PLAY, RESIGN } from './operations.js';
+import type { End, Match, Tile } from './types.js';
+import type { Ui } from './ui.js';
+
+const MOVE_SEQS = `query MoveSeqs($id: ID!) { match(id: $id) { id rounds { moves { seq } } } }`;
+const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number result { end awarded } } } }`;
+
+function moveId(): string {
+  return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * The last Move.seq of the match, where its event feed may start (see followMatch). A round that
+ * has just begun has no move yet: the earlier rounds' seqs are asked for then (numbers only), so
+ * a long match is not replayed from its first event.
+ */
+async function lastMoveSeq(id: string, match: Match): Promise<number> {
+  const own = match.currentRound?.moves.at(-1)?.seq;
+  if (own !== undefined) return own;
+  if ((match.currentRound?.number ?? 1) <= 1) return 0;
+  const r = await gql<{ match: { rounds: { moves: { seq: number }[] }[] } | null }>(MOVE_SEQS, { id });
+  return Math.max(0, ...(r.match?.rounds.flatMap((x) => x.moves.map((m) => m.seq)) ?? []));
+}
+
+/** Play or watch one match: everything drawn from the latest Match the server sent. */
+export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElement; leave: () => void }> {
+  const first = await gql<{ match: Match | null }>(MATCH, { id });
+  if (!first.match) throw new ServerError('NOT_FOUND', `no match ${id}`);
+  let match: Match = first.match;
+  let selected: Tile | null = null;
+  let busy = false;
+  let results: { number: number; result: { end: string; awarded: number[] } | null }[] = [];
+  let resultsFor = '';
+  let keepFocus = false;
+  const root = h('div', { class: 'match' });
+
+  const update = (m: Match): void => {
+    if (m.version < match.version) return; // an older view than the one shown
+    match = m;
+    if (selected && !endsFor(m, selected).length) selected = null;
+    draw();
+    void loadResults();
+  };
+  const refetch = async (): Promise<void> => {
+    const r = await gql<{ match: Match | null }>(MATCH, { id });
+    if (r.match) update(r.match);
+  };
+  const loadResults = async (): Promise<void> => {
+    // Round results change only when a round ends: fetch them once per round number.
+    const n = match.currentRound?.number ?? 0;
+    const over = match.currentRound?.status === 'FINISHED';
+    const key = `${n}:${over}`;
+    if (key === resultsFor) return;
+    resultsFor = key;
+    if (n < 2 && !over) return;
+    const r = await gql<{ match: { rounds: typeof results } | null }>(ROUND_RESULTS, { id }).catch(() => null);
+    results = r?.match?.rounds.filter((x) => x.result) ?? [];
+    draw();
+  };
+
+  const command = async (query: string, variables: Record<string, unknown>, field: string): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    const ok = await ui.run(async () => {
+      const r = await gql<Record<string, Match>>(query, variables);
+      update(r[field]);
+    });
+    busy = false;
+    if (!ok) await refetch().catch(() => {});
+    draw();
+  };
+  const play = (tile: Tile, end: End | null): Promise<void> => {
+    selected = null;
+    const input = { matchId: id, tile: { high: tile.high, low: tile.low }, end, expectedVersion: match.version, clientMoveId: moveId() };
+    return command(PLAY, { input }, 'playTile');
+  };
+  const choose = (tile: Tile): void => {
+    const ends = endsFor(match, tile);
+    if (ends.length === 1) void play(tile, ends[0]);
+    else {
+      selected = tile;
+      draw();
+      (root.querySelector('.end-choice') as HTMLElement | null)?.focus();
+    }
+  };
+
+  function handSection(): HTMLElement | null {
+    if (match.mySeat === null || !match.myHand) return null;
+    const myTurn = match.status === 'IN_PROGRESS' && match.turn === match.mySeat;
+    const tiles = match.myHand.map((t) => {
+      const legal = myTurn && endsFor(match, t).length > 0;
+      const label = legal ? `Play ${tileText(t)}` : `${tileText(t)} (not playable now)`;
+      const button = h('button', {
+        type: 'button',
+        class: `hand-tile${legal ? ' legal' : ''}${selected && sameTile(selected, t) ? ' selected' : ''}`,
+        'data-key': `tile-${tileText(t)}`,
+        'aria-label': label,
+        disabled: !legal || busy,
+        onclick: () => choose(t),
+      });
+      button.innerHTML = tileSvg(t.high, t.low, tileText(t));
+      return button;
+    });
+    const endChoice = selected
+      ? h(
+          'div',
+          { class: 'end-choices', role: 'group', 'aria-label': `Where to play ${tileText(selected)}` },
+          h('span', {}, `Play ${tileText(selected)} on: `),
+          ...endsFor(match, selected).map((end) =>
+            h(
+              'button',
+              { type: 'button', class: 'end-choice', 'data-key': `end-${end}`, onclick: () => void play(selected as Tile, end) },
+              `${(end ?? 'lead').toLowerCase()} end (${match.currentRound?.board.openEnds.find((e) => e.end === end)?.pips ?? ''})`,
+            ),
+          ),
+          h('button', { type: 'button', class: 'secondary', 'data-key': 'cancel', onclick: () => ((selected = null), draw()) }, 'Cancel'),
+        )
+      : null;
+    return h(
+      'section',
+      { class: 'hand card', 'aria-labelledby': 'hand-title' },
+      h('h2', { id: 'hand-title' }, 'Your hand'),
+      h('div', { class: 'tiles' }, ...tiles),
+      endChoice,
+      match.canDraw
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'draw',
+              'data-key': 'draw',
+              disabled: busy,
+              onclick: () => void command(DRAW, { input: { matchId: id, expectedVersion: match.version, clientMoveId: moveId() } }, 'drawTile'),
+            },
+            'Draw a tile',
+          )
+        : null,
+    );
+  }
+
+  function boardSection(): HTMLElement {
+    const round = match.currentRound;
+    const plays = (round?.moves ?? []).filter((m) => m.type === 'PLAY' && m.tile).map((m) => ({ tile: m.tile as Tile, end: m.end }));
+    const highlight = selected ? (endsFor(match, selected).filter(Boolean) as End[]) : [];
+    const picture = svgFragment(
+      boardSvg({
+        layout: layoutOf(plays, match.rules.spinner),
+        openEnds: round?.board.openEnds ?? [],
+        caption: round ? [`Round ${round.number} · count ${round.board.count} · boneyard ${round.boneyardCount}`] : ['Not started'],
+        title: 'The layout',
+        highlight,
+      }),
+    );
+    picture.addEventListener('click', (e) => {
+      const end = (e.target as Element).closest('.end.target')?.getAttribute('data-end') as End | null;
+      if (end && selected) void play(selected, end);
+    });
+    return h('section', { class: 'board card', 'aria-labelledby': 'board-title' }, h('h2', { id: 'board-title' }, 'Board'), picture);
+  }
+
+  function scoresSection(): HTMLElement {
+    return h(
+      'section',
+      { class: 'card', 'aria-labelledby': 'scores-title' },
+      h('h2', { id: 'scores-title' }, 'Scores'),
+      h(
+        'table',
+        { class: 'scores', 'data-testid': 'scores' },
+        h(
+          'thead',
+          {},
+          h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Tiles in hand'), h('th', { scope: 'col' }, 'Score')),
+        ),
+        h(
+          'tbody',
+          {},
+          ...match.teams.map((t) =>
+            h(
+              'tr',
+              { class: t.seats.includes(match.turn ?? -1) ? 'to-move' : '' },
+              h('td', {}, t.seats.map((s) => seatName(match, s)).join(' & ')),
+              h('td', {}, t.seats.map((s) => match.seats[s].handCount).join(' & ')),
+              h('td', { class: 'score', 'data-team': t.index }, String(t.score)),
+            ),
+          ),
+        ),
+      ),
+      h('p', {}, `First to ${match.rules.targetScore} wins.`),
+    );
+  }
+
+  function actions(): HTMLElement {
+    const seated = match.mySeat !== null;
+    const items: (HTMLElement | null)[] = [
+      match.status === 'WAITING' && !seated && session()
+        ? h('button', { type: 'button', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match')
+        : null,
+      match.status === 'WAITING' && !seated && !session() ? h('a', { href: '#/' }, 'Register to join') : null,
+      match.status === 'WAITING' && seated
+        ? h('button', { type: 'button', class: 'secondary', onclick: () => void command(LEAVE, { id }, 'leaveMatch') }, 'Leave')
+        : null,
+      match.status === 'IN_PROGRESS' && seated
+        ? h(
+            'button',
+            { type: 'button', class: 'danger', onclick: () => confirm('Resign this match?') && void command(RESIGN, { id }, 'resignMatch') },
+            'Resign',
+          )
+        : null,
+      match.status === 'FINISHED' ? h('a', { href: `#/replay/${id}` }, 'Replay move by move') : null,
+      match.status === 'FINISHED' ? h('a', { href: `/matches/${id}/record` }, 'Match record (JSON)') : null,
+      h('a', { href: `/matches/${id}/board.svg` }, 'Board picture (SVG)'),
+    ];
+    return h('div', { class: 'actions' }, ...items);
+  }
+
+  function logSection(): HTMLElement {
+    const moves = match.currentRound?.moves ?? [];
+    return h(
+      'section',
+      { class: 'card log', 'aria-labelledby': 'log-title' },
+      h('h2', { id: 'log-title' }, `Moves this round`),
+      moves.length ? h('ol', {}, ...moves.slice(-12).map((m) => h('li', { value: m.seq }, moveText(match, m)))) : h('p', {}, 'No move yet.'),
+      results.length
+        ? h(
+            'div',
+            {},
+            h('h3', {}, 'Round results'),
+            h(
+              'ul',
+              {},
+              ...results.map((r) =>
+                h('li', {}, `Round ${r.number}: ${r.result?.end.toLowerCase().replace('_', ' ')}, bonus ${r.result?.awarded.join(' – ')}`),
+              ),
+            ),
+          )
+        : null,
+    );
+  }
+
+  function draw(): void {
+    const active = document.activeElement as HTMLElement | null;
+    const focused = active?.getAttribute('data-key');
+    // Focus stays with the match while the player is on it: when a redraw removed the focused
+    // control (their tile was played), focus fell to <body>, and the next turn gets it back.
+    keepFocus = root.contains(active) || (keepFocus && (active === null || active === document.body));
+    root.setAttribute('data-status', match.status);
+    root.setAttribute('data-version', String(match.version));
+    root.setAttribute('data-my-turn', String(match.status === 'IN_PROGRESS' && match.turn !== null && match.turn === match.mySeat));
+    root.replaceChildren(
+      h('h1', {}, match.mySeat === null ? 'Watching a match' : 'Your match'),
+      h('p', { class: 'status', role: 'status', 'data-testid': 'status' }, statusText(match)),
+      actions(),
+      h('div', { class: 'match-grid' }, h('div', {}, boardSection(), handSection()), h('div', {}, scoresSection(), logSection())),
+    );
+    // Keep keyboard play fluid across redraws: the same control, else the first playable tile.
+    if (keepFocus) {
+      const again =
+        (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) ||
+        root.querySelector<HTMLElement>('.hand-tile.legal, .draw');
+      again?.focus();
+    }
+  }
+
+  draw();
+  void loadResults();
+  let lastMoves = match.currentRound?.moves.length ?? 0;
+  const stop = followMatch(id, await lastMoveSeq(id, match), {
+    match: (m, type) => {
+      update(m);
+      const moves = m.currentRound?.moves ?? [];
+      if (type === 'TILE_PLAYED' && moves.length > lastMoves) ui.announce(moveText(m, moves[moves.length - 1]));
+      if (type === 'MATCH_FINISHED') ui.announce(statusText(m));
+      lastMoves = moves.length;
+    },
+    reconnected: () => void refetch().catch(() => {}),
+    error: (message) => ui.showError(message),
+  });
+  return { element: root, leave: stop };
+}

@@ -1,0 +1,32 @@
+import type { End, Match, Move, Tile } from './types.js';
+
+/** Words for what the page shows; pure, so every view words things the same way. */
+export function seatName(m: Pick<Match, 'seats' | 'mySeat'>, seat: number): string {
+  const s = m.seats[seat];
+  const name = s?.player?.name ?? (s?.isBot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`);
+  return seat === m.mySeat ? `${name} (you)` : name;
+}
+
+export const tileText = (t: Tile): string => `${t.high}-${t.low}`;
+export const sameTile = (a: Tile, b: Tile): boolean => (a.high === b.high && a.low === b.low) || (a.high === b.low && a.low === b.high);
+
+export function moveText(m: Pick<Match, 'seats' | 'mySeat'>, move: Move): string {
+  const who = seatName(m, move.seat);
+  if (move.type === 'PASS') return `${who} passed`;
+  if (move.type === 'DRAW') return `${who} drew${move.tile ? ` ${tileText(move.tile)}` : ' a tile'}`;
+  const where = move.end ? ` on ${move.end.toLowerCase()}` : ' (lead)';
+  return `${who} played ${move.tile ? tileText(move.tile) : '?'}${where}${move.points ? `, scoring ${move.points}` : ''}`;
+}
+
+export function statusText(m: Match): string {
+  if (m.status === 'WAITING') return `Waiting for players: ${m.seats.filter((s) => s.player || s.isBot).length} of ${m.seats.length} seats taken`;
+  if (m.status === 'ABANDONED') return 'Abandoned: every player left before the start';
+  if (m.status === 'FINISHED') return `Finished: ${m.winner ? m.winner.seats.map((s) => seatName(m, s)).join(' & ') : 'nobody'} won`;
+  if (m.turn === null) return 'In progress';
+  return m.turn === m.mySeat ? 'Your turn' : `To move: ${seatName(m, m.turn)}`;
+}
+
+/** The ends a hand tile may go to (null: the round's lead). */
+export function endsFor(m: Match, tile: Tile): (End | null)[] {
+  return m.legalMoves.filter((l) => sameTile(l.tile, tile)).map((l) => l.end);
+}

@@ -1,0 +1,34 @@
+/** The GraphQL documents this client sends: the public API, nothing else. */
+
+export const MATCH_FIELDS = `
+  id status version turn mySeat canDraw createdAt
+  rules { targetScore handSize spinner spinnerEndsCount voluntaryDraw reserve firstLeader leadRule dominoRounding blockedBonus playOut scoring }
+  seats { index team isBot handCount player { id name } }
+  teams { index score seats }
+  winner { index score seats }
+  myHand { high low }
+  legalMoves { end tile { high low } }
+  currentRound {
+    number status starter boneyardCount
+    board { count spinner { high low } openEnds { end pips } }
+    moves { seq round seat type end points count tile { high low } }
+    result { end awarded hands { seat tiles { high low } } }
+  }
+`;
+
+export const REGISTER = `mutation Register($name: String!) { registerPlayer(name: $name) { token player { id name } } }`;
+export const ME = `query Me { me { id name } }`;
+export const MATCH = `query Match($id: ID!) { match(id: $id) { ${MATCH_FIELDS} } }`;
+export const MATCH_LIST_FIELDS = `id status createdAt turn mySeat seats { index isBot player { id name } } teams { index score seats }`;
+export const MY_MATCHES = `query MyMatches($playerId: ID!) { matches(playerId: $playerId, first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
+export const OPEN_MATCHES = `query OpenMatches { matches(status: WAITING, first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
+export const CREATE_MATCH = `mutation Create($input: CreateMatchInput!) { createMatch(input: $input) { id } }`;
+export const JOIN = `mutation Join($id: ID!) { joinMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
+export const LEAVE = `mutation Leave($id: ID!) { leaveMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
+export const RESIGN = `mutation Resign($id: ID!) { resignMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
+export const PLAY = `mutation Play($input: PlayTileInput!) { playTile(input: $input) { ${MATCH_FIELDS} } }`;
+export const DRAW = `mutation Draw($input: TurnInput!) { drawTile(input: $input) { ${MATCH_FIELDS} } }`;
+export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type match { ${MATCH_FIELDS} } } }`;
+export const ROUNDS = `query Rounds($id: ID!) { match(id: $id) { id status rules { spinner } seats { index isBot player { name } } teams { index score seats } winner { index }
+  rounds { number status starter result { end awarded hands { seat tiles { high low } } } moves { seq round seat type end points count tile { high low } } } } }`;
+export const BOARD_AT = `query BoardAt($id: ID!, $seq: Int!) { match(id: $id) { id rounds { number boardAt(seq: $seq) { count spinner { high low } openEnds { end pips } } } } }`;

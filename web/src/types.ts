@@ -1,0 +1,65 @@
+export type End = 'LEFT' | 'RIGHT' | 'UP' | 'DOWN';
+export interface Tile {
+  high: number;
+  low: number;
+}
+export interface Move {
+  seq: number;
+  round: number;
+  seat: number;
+  type: 'PLAY' | 'DRAW' | 'PASS';
+  end: End | null;
+  points: number;
+  count: number | null;
+  tile: Tile | null;
+}
+export interface RoundResult {
+  end: 'DOMINO' | 'BLOCKED' | 'MATCH_WON';
+  awarded: number[];
+  hands: { seat: number; tiles: Tile[] }[];
+}
+export interface Seat {
+  index: number;
+  team: number;
+  isBot: boolean;
+  handCount: number;
+  player: { id: string; name: string } | null;
+}
+export interface Team {
+  index: number;
+  score: number;
+  seats: number[];
+}
+export interface Match {
+  id: string;
+  status: 'WAITING' | 'IN_PROGRESS' | 'FINISHED' | 'ABANDONED';
+  version: number;
+  turn: number | null;
+  mySeat: number | null;
+  canDraw: boolean;
+  createdAt: string;
+  rules: Record<string, string | number | boolean> & { spinner: 'FIRST_DOUBLE' | 'NONE'; targetScore: number };
+  seats: Seat[];
+  teams: Team[];
+  winner: Team | null;
+  myHand: Tile[] | null;
+  legalMoves: { end: End | null; tile: Tile }[];
+  currentRound: {
+    number: number;
+    status: 'IN_PROGRESS' | 'FINISHED';
+    starter: number;
+    boneyardCount: number;
+    board: { count: number; spinner: Tile | null; openEnds: { end: End; pips: number }[] };
+    moves: Move[];
+    result: RoundResult | null;
+  } | null;
+}
+export interface MatchListItem {
+  id: string;
+  status: Match['status'];
+  createdAt: string;
+  turn: number | null;
+  mySeat: number | null;
+  seats: { index: number; isBot: boolean; player: { id: string; name: string } | null }[];
+  teams: Team[];
+}
