@@ -64,6 +64,8 @@ export interface Commit {
   winnerTeam: number | null;
   started?: boolean;
   finished?: boolean;
+  /** the match ends without counting in anyone's stats (resigned before its first round ended) */
+  unrated?: boolean;
   seatChanges?: { index: number; playerId: string | null }[];
   moves: MoveRecord[];
   /** the idempotency key and actor, stored on the command's first move */
