@@ -19,23 +19,20 @@ export const INT32_MAX = 2 ** 31 - 1;
 const FORBIDDEN = /[\p{Cc}\p{Cs}\p{Co}]|(?![\u200c\u200d])\p{Cf}/u;
 
 function text(value: string, field: string, max: number): string {
-  const cleaned = value.normalize('NFC').trim();
-  const length = [...cleaned].length;
+  const length = [...value].length;
   if (length === 0 || length > max) throw new ApiError('BAD_USER_INPUT', `${field} must be 1 to ${max} characters`);
-  if (FORBIDDEN.test(cleaned)) throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible formatting characters`);
-  return cleaned;
+  if (FORBIDDEN.test(value)) throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible formatting characters`);
+  return value;
 }
 
-/** A display name: NFC, trimmed, 1–40 characters, no control or format characters. Not unique. */
+/** A display name: NFC, trimmed, then 1–40 characters (code points), no control or format characters. Not unique. */
 export function playerName(raw: string): string {
-  return text(raw, 'name', MAX_NAME);
+  return text(raw.normalize('NFC').trim(), 'name', MAX_NAME);
 }
 
-/** An idempotency key, taken as sent: 1–100 characters, no control or format characters, no padding. */
+/** An idempotency key, compared as sent: 1–100 characters, no control or format characters. */
 export function clientMoveId(raw: string | null | undefined): string | null {
-  if (raw === null || raw === undefined) return null;
-  if (text(raw, 'clientMoveId', MAX_CLIENT_MOVE_ID) !== raw) throw new ApiError('BAD_USER_INPUT', 'clientMoveId must be sent trimmed and in NFC');
-  return raw;
+  return raw === null || raw === undefined ? null : text(raw, 'clientMoveId', MAX_CLIENT_MOVE_ID);
 }
 
 /** Dates the database can store and a person can mean: 1970-01-01 to 9999-12-31 UTC. */
