@@ -61,26 +61,26 @@ export class AppModule {
           useFactory: (players: PlayersService, keepAlive: WsKeepAlive, limits: RateLimits, sockets: SocketSessions) => {
             const transport: TransportDeps = { players, keepAlive, limits, sockets };
             return {
-            autoSchemaFile: true,
-            sortSchema: true,
-            graphiql: config.env !== 'production',
-            introspection: true,
-            // Responses are per viewer and never cached; the default cache-control plugin would
-            // still hook every resolved field of every request.
-            plugins: [ApolloServerPluginCacheControlDisabled()],
-            includeStacktraceInErrorResponses: false,
-            context: graphqlContext(transport),
-            // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
-            fieldResolverEnhancers: ['filters'],
-            subscriptions: {
-              'graphql-ws': {
-                onConnect: graphqlWsOnConnect(transport),
-                onSubscribe: graphqlWsOnSubscribe(transport),
-                ...cachedOperations(),
+              autoSchemaFile: true,
+              sortSchema: true,
+              graphiql: config.env !== 'production',
+              introspection: true,
+              // Responses are per viewer and never cached; the default cache-control plugin would
+              // still hook every resolved field of every request.
+              plugins: [ApolloServerPluginCacheControlDisabled()],
+              includeStacktraceInErrorResponses: false,
+              context: graphqlContext(transport),
+              // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
+              fieldResolverEnhancers: ['filters'],
+              subscriptions: {
+                'graphql-ws': {
+                  onConnect: graphqlWsOnConnect(transport),
+                  onSubscribe: graphqlWsOnSubscribe(transport),
+                  ...cachedOperations(),
+                },
               },
-            },
-            formatError: formatError((err) => logger.error(err)),
-          };
+              formatError: formatError((err) => logger.error(err)),
+            };
           },
         }),
       ],

@@ -36,13 +36,15 @@ describe('client mistakes are client errors', () => {
     expect(a.registerPlayer.player.name).toBe('Zo\u00e9');
     const twin = await app.anon.request<{ registerPlayer: { player: { id: string; name: string } } }>(M_REGISTER, { name: 'Zoé' });
     expect(twin.registerPlayer.player.name).toBe('Zoé');
-    expect((await app.anon.request<{ registerPlayer: { player: { name: string } } }>(M_REGISTER, { name: '🀄'.repeat(40) })).registerPlayer.player.name).toBe(
-      '🀄'.repeat(40),
-    );
+    expect(
+      (await app.anon.request<{ registerPlayer: { player: { name: string } } }>(M_REGISTER, { name: '🀄'.repeat(40) })).registerPlayer.player.name,
+    ).toBe('🀄'.repeat(40));
     expect(await app.anon.errorCode(M_REGISTER, { name: 'x'.repeat(41) })).toBe('BAD_USER_INPUT');
     expect(await app.anon.errorCode(M_REGISTER, { name: '   ' })).toBe('BAD_USER_INPUT');
     // Emoji sequences joined by ZWJ stay allowed.
-    expect((await app.anon.request<{ registerPlayer: { player: { name: string } } }>(M_REGISTER, { name: '👩‍👩‍👧' })).registerPlayer.player.name).toBe('👩‍👩‍👧');
+    expect((await app.anon.request<{ registerPlayer: { player: { name: string } } }>(M_REGISTER, { name: '👩‍👩‍👧' })).registerPlayer.player.name).toBe(
+      '👩‍👩‍👧',
+    );
   });
 
   it('a NUL byte in a clientMoveId is BAD_USER_INPUT, and nothing is stored', async () => {
@@ -77,6 +79,8 @@ describe('client mistakes are client errors', () => {
     expect(await app.anon.errorCode(Q_LEADERS, { after: b64(`${2 ** 31}|0|${id}`) })).toBe('BAD_USER_INPUT');
     expect(await app.anon.errorCode(Q_LEADERS, { after: b64(`0|${2 ** 40}|${id}`) })).toBe('BAD_USER_INPUT');
     expect(await app.anon.errorCode(Q_LEADERS, { after: b64(`-1|0|${id}`) })).toBe('BAD_USER_INPUT');
-    expect((await app.anon.request<{ leaderboard: { totalCount: number } }>(Q_LEADERS, { after: b64(`${2 ** 31 - 1}|0|${id}`) })).leaderboard.totalCount).toBe(0);
+    expect(
+      (await app.anon.request<{ leaderboard: { totalCount: number } }>(Q_LEADERS, { after: b64(`${2 ** 31 - 1}|0|${id}`) })).leaderboard.totalCount,
+    ).toBe(0);
   });
 });

@@ -40,9 +40,12 @@ describe('createMatch is atomic', () => {
     } finally {
       await db.query(`DROP TRIGGER fail_event ON "MatchEvent"; DROP FUNCTION fail_event()`);
     }
-    const { createMatch } = await ann.request<{ createMatch: { status: string; seats: { index: number; player: { id: string } | null }[] } }>(M_CREATE, {
-      input: { seats: 2 },
-    });
+    const { createMatch } = await ann.request<{ createMatch: { status: string; seats: { index: number; player: { id: string } | null }[] } }>(
+      M_CREATE,
+      {
+        input: { seats: 2 },
+      },
+    );
     expect(createMatch.status).toBe('WAITING');
     expect(createMatch.seats[0].player?.id).toBe(ann.id);
     expect(await rows()).toEqual({ matches: 1, seats: 2, teams: 2 });
@@ -74,10 +77,10 @@ describe('a match resigned before its first round ended earns nobody anything', 
         winner: { index: 1 },
       });
     }
-    const { playerStats, leaderboard } = await app.anon.request<{ playerStats: { matchesPlayed: number; matchesWon: number }; leaderboard: { totalCount: number } }>(
-      Q_STATS,
-      { id: bob.id },
-    );
+    const { playerStats, leaderboard } = await app.anon.request<{
+      playerStats: { matchesPlayed: number; matchesWon: number };
+      leaderboard: { totalCount: number };
+    }>(Q_STATS, { id: bob.id });
     expect(playerStats).toEqual({ matchesPlayed: 0, matchesWon: 0 });
     expect(leaderboard.totalCount).toBe(0);
   });
@@ -103,14 +106,16 @@ describe('a match resigned before its first round ended earns nobody anything', 
           input: { matchId: id, tile: move.tile, end: move.end, expectedVersion: mine.version },
         });
       } else {
-        await client.request(`mutation($input: TurnInput!) { drawTile(input: $input) { id } }`, { input: { matchId: id, expectedVersion: mine.version } });
+        await client.request(`mutation($input: TurnInput!) { drawTile(input: $input) { id } }`, {
+          input: { matchId: id, expectedVersion: mine.version },
+        });
       }
     }
     await ann.request(M_RESIGN, { id });
-    const { playerStats, leaderboard } = await app.anon.request<{ playerStats: { matchesPlayed: number; matchesWon: number }; leaderboard: { totalCount: number } }>(
-      Q_STATS,
-      { id: bob.id },
-    );
+    const { playerStats, leaderboard } = await app.anon.request<{
+      playerStats: { matchesPlayed: number; matchesWon: number };
+      leaderboard: { totalCount: number };
+    }>(Q_STATS, { id: bob.id });
     expect(playerStats).toEqual({ matchesPlayed: 1, matchesWon: 1 });
     expect(leaderboard.totalCount).toBe(2);
   });

@@ -31,17 +31,10 @@ function expectRateLimited(body: { errors?: { extensions?: { code?: string; retr
   expect(e!.extensions!.retryAfter as number).toBeLessThanOrEqual(maxSeconds);
 }
 
-describe('rate limits (in memory)', () => {
+describe('registrations per address (in memory)', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp({
-      RATE_LIMIT_REGISTER: '3/60',
-      RATE_LIMIT_CREATE_MATCH: '2/60',
-      RATE_LIMIT_MOVES: '3/60',
-      RATE_LIMIT_HTTP_PLAYER: '40/60',
-      RATE_LIMIT_WS_CONNECT: '3/60',
-      RATE_LIMIT_WS_SUBSCRIBE: '2/60',
-    });
+    app = await startTestApp({ RATE_LIMIT_REGISTER: '3/60' });
   });
   afterAll(() => app.close());
 
@@ -60,6 +53,20 @@ describe('rate limits (in memory)', () => {
     expectRateLimited((await res.json()) as { errors?: [] }, 60);
     expect(await playerCount(app)).toBe(before);
   });
+});
+
+describe('rate limits per player and per address (in memory)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      RATE_LIMIT_CREATE_MATCH: '2/60',
+      RATE_LIMIT_MOVES: '3/60',
+      RATE_LIMIT_HTTP_PLAYER: '40/60',
+      RATE_LIMIT_WS_CONNECT: '3/60',
+      RATE_LIMIT_WS_SUBSCRIBE: '2/60',
+    });
+  });
+  afterAll(() => app.close());
 
   it('counts createMatch and joinMatch per player, and match commands per player apart from them', async () => {
     const ann = await app.player('ann');
@@ -146,7 +153,9 @@ describe('the quota of WAITING matches', () => {
     const refused = await ann.raw(M_CREATE, { input: { seats: 3 } });
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'TOO_MANY_WAITING_MATCHES', limit: 2 });
     // A match that starts at once (every other seat a bot) is never waiting: allowed.
-    expect((await ann.request<{ createMatch: { status: string } }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch.status).toBe('IN_PROGRESS');
+    expect((await ann.request<{ createMatch: { status: string } }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch.status).toBe(
+      'IN_PROGRESS',
+    );
     // Joining a match that then still waits counts too.
     const { createMatch: b1 } = await bob.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } });
     expect(await ann.errorCode(M_JOIN, { id: b1.id })).toBe('TOO_MANY_WAITING_MATCHES');
@@ -168,7 +177,9 @@ const redisReachable = await new Promise<boolean>((resolve) => {
 const describeWithRedis = redisReachable ? describe : describe.skip;
 
 describeWithRedis(
-  redisReachable ? 'rate limits shared through Redis by two instances' : `rate limits shared through Redis (skipped: no Redis answers at ${REDIS_URL})`,
+  redisReachable
+    ? 'rate limits shared through Redis by two instances'
+    : `rate limits shared through Redis (skipped: no Redis answers at ${REDIS_URL})`,
   () => {
     let a: TestApp;
     let b: RunningServer;
@@ -176,7 +187,15 @@ describeWithRedis(
     beforeAll(async () => {
       a = await startTestApp(limits);
       b = await startServer(
-        loadConfig({ ...UNLIMITED, ...limits, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: a.databaseUrl, MIGRATE_ON_START: 'false' }),
+        loadConfig({
+          ...UNLIMITED,
+          ...limits,
+          LOG_LEVEL: 'silent',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: a.databaseUrl,
+          MIGRATE_ON_START: 'false',
+        }),
         { logger: false },
       );
     });

@@ -3,6 +3,7 @@ import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { ApiError } from './api-error.js';
+import { rateLimitedHttp } from './api-error.filter.js';
 import type { RequestContext } from '../players/auth.js';
 import type { PlayersService, Session } from '../players/players.service.js';
 import type { SocketSessions } from '../players/socket-sessions.js';
@@ -31,13 +32,13 @@ export function graphqlContext({ players, limits }: TransportDeps) {
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
     if (isWs(arg)) {
       const { session, address } = arg.extra;
-      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: address ?? 'unknown' };
+      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: address ?? 'unknown', transport: 'ws' };
     }
     const req = arg.req ?? arg;
     try {
       const session = await players.session(req.headers?.authorization);
       if (session) await limits.consume('httpPlayer', session.player.id);
-      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: req.ip ?? 'unknown' };
+      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: req.ip ?? 'unknown', transport: 'http' };
     } catch (e) {
       // Thrown before any resolver runs, so Nest's filter never sees it: shape it for Apollo.
       if (e instanceof RateLimitedError) throw rateLimitedGraphQLError(e);
@@ -49,9 +50,7 @@ export function graphqlContext({ players, limits }: TransportDeps) {
 
 /** A RATE_LIMITED GraphQL error; on HTTP, Apollo answers it with status 429 and `Retry-After`. */
 export function rateLimitedGraphQLError(e: RateLimitedError): GraphQLError {
-  return new GraphQLError(e.message, {
-    extensions: { code: e.code, retryAfter: e.retryAfter, http: { status: 429, headers: new Map([['retry-after', String(e.retryAfter)]]) } },
-  });
+  return new GraphQLError(e.message, { extensions: { code: e.code, retryAfter: e.retryAfter, http: rateLimitedHttp(e) } });
 }
 
 /** What Apollo hands the context function on HTTP: the request itself (Fastify) or `{ req }` (Express). */
@@ -88,7 +87,11 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
 
 /** Every operation over a socket spends from its player's (else its address's) budget. */
 export function graphqlWsOnSubscribe({ limits }: TransportDeps) {
-  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>, _id: string, _payload: SubscribePayload): Promise<GraphQLError[] | void> => {
+  return async (
+    ctx: WsContext<Record<string, unknown> | undefined, unknown>,
+    _id: string,
+    _payload: SubscribePayload,
+  ): Promise<GraphQLError[] | void> => {
     const extra = ctx.extra as WsExtra;
     try {
       await limits.consume('wsSubscribe', extra.session?.player.id ?? `address:${extra.address ?? 'unknown'}`);

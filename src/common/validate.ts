@@ -47,6 +47,7 @@ export function dateInRange(value: Date, field: string): Date {
 
 /** An integer within [min, max] (inclusive); anything else is the client's mistake. */
 export function intInRange(value: number, field: string, min: number, max: number): number {
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new ApiError('BAD_USER_INPUT', `${field} must be an integer from ${min} to ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new ApiError('BAD_USER_INPUT', `${field} must be an integer from ${min} to ${max}`);
   return value;
 }

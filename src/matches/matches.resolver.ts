@@ -43,7 +43,10 @@ export class MatchesResolver {
     return this.matches.leave(player, matchId);
   }
 
-  @Mutation(() => Match, { description: 'Concedes a match in progress: the other side (the best-placed other side, with three or more) wins.' })
+  @Mutation(() => Match, {
+    description:
+      "Concedes a match in progress: the other side (the best-placed other side, with three or more) wins. A match resigned before its first round ended counts in nobody's stats.",
+  })
   @UseGuards(AuthGuard)
   @RateLimited('moves')
   resignMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {

@@ -19,7 +19,7 @@ import {
 import type { Player } from '../players/models/player.model.js';
 import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
-import { assertMatchId, CommandRunner, type Decision } from './command-runner.js';
+import { assertMatchId, CommandRunner } from './command-runner.js';
 import type { Commit, MatchRecord } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';

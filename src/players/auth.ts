@@ -14,6 +14,8 @@ export interface RequestContext {
   tokenHash: string | null;
   /** the client's address, for per-address rate limits */
   address: string;
+  /** which transport carries the operation (HTTP can answer a refusal with its status code) */
+  transport: 'http' | 'ws';
 }
 
 function contextOf(ctx: ExecutionContext): RequestContext {

@@ -76,7 +76,10 @@ export class PlayersService {
   }
 
   private async replaceToken(session: Session, next: string): Promise<void> {
-    const { count } = await this.prisma.player.updateMany({ where: { id: session.player.id, tokenHash: session.tokenHash }, data: { tokenHash: next } });
+    const { count } = await this.prisma.player.updateMany({
+      where: { id: session.player.id, tokenHash: session.tokenHash },
+      data: { tokenHash: next },
+    });
     this.byTokenHash.evictPlayer(session.player.id);
     if (count === 0) throw new ApiError('UNAUTHENTICATED', 'unknown or revoked token');
     this.sockets.closeStale(session.player.id, next);

@@ -22,7 +22,10 @@ export class SocketSessions implements OnApplicationShutdown {
     private readonly prisma: PrismaService,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    this.timer = setInterval(() => void this.recheck().catch((e: unknown) => this.logger.warn(`token re-check failed: ${String(e)}`)), config.tokenCacheTtlMs);
+    this.timer = setInterval(
+      () => void this.recheck().catch((e: unknown) => this.logger.warn(`token re-check failed: ${String(e)}`)),
+      config.tokenCacheTtlMs,
+    );
     this.timer.unref();
   }
 

@@ -29,7 +29,7 @@ const hostileText = fc.oneof(
     'x'.repeat(41),
     'x'.repeat(101),
     'x'.repeat(100_000),
-    "'; DROP TABLE \"Match\"; --",
+    '\'; DROP TABLE "Match"; --',
     '%00',
     '../../etc/passwd',
     'null',
@@ -45,7 +45,13 @@ const hostileText = fc.oneof(
 /** Cursors: real ones, tampered ones, and well-formed encodings of out-of-range contents. */
 function cursorText(f: FuzzFixtures): fc.Arbitrary<string> {
   const uuid = fc.oneof(fc.uuid(), fc.constantFrom(...f.playerIds, ...f.matchIds));
-  const date = fc.constantFrom('0000-01-01T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'x');
+  const date = fc.constantFrom(
+    '0000-01-01T00:00:00.000Z',
+    '-271821-04-20T00:00:00.000Z',
+    '+275760-09-13T00:00:00.000Z',
+    '2026-01-01T00:00:00.000Z',
+    'x',
+  );
   const count = fc.oneof(fc.integer(), fc.constantFrom(2 ** 31, 2 ** 53, -1, 1e300, NaN).map(String));
   return fc.oneof(
     f.cursors.length > 0 ? fc.constantFrom(...f.cursors) : fc.constant(''),
@@ -90,8 +96,15 @@ const dateTime = fc.oneof(
  * A value for a GraphQL input type, mostly well-typed (so it passes validation and reaches the
  * resolver) and hostile in content; sometimes of the wrong type or null where none is allowed.
  */
-export function valueFor(type: IntrospectionInputTypeRef, argName: string, schema: IntrospectionSchema, f: FuzzFixtures, depth = 0): fc.Arbitrary<unknown> {
-  if (type.kind === 'NON_NULL') return fc.oneof({ weight: 20, arbitrary: valueFor(type.ofType, argName, schema, f, depth) }, { weight: 1, arbitrary: fc.constant(null) });
+export function valueFor(
+  type: IntrospectionInputTypeRef,
+  argName: string,
+  schema: IntrospectionSchema,
+  f: FuzzFixtures,
+  depth = 0,
+): fc.Arbitrary<unknown> {
+  if (type.kind === 'NON_NULL')
+    return fc.oneof({ weight: 20, arbitrary: valueFor(type.ofType, argName, schema, f, depth) }, { weight: 1, arbitrary: fc.constant(null) });
   const nullable = (a: fc.Arbitrary<unknown>) => fc.oneof({ weight: 6, arbitrary: a }, { weight: 1, arbitrary: fc.constant(null) });
   if (type.kind === 'LIST') return nullable(fc.array(valueFor(type.ofType, argName, schema, f, depth + 1), { maxLength: 3 }));
   const wrongType = fc.constantFrom<unknown>(true, 'str', 3, {}, []);
