@@ -23,7 +23,8 @@ export class ApiErrorFilter implements GqlExceptionFilter {
       res.status(httpStatusOf(error.code)).send({ code: error.code, message: error.message, ...error.details });
       return undefined;
     }
-    // On HTTP, Apollo answers with this status (and header) and strips `http` from the error.
+    // On HTTP, Apollo sends the Retry-After header and strips `http` from the error (the status
+    // stays 200, as Nest keeps it for every execution error: the body is a normal GraphQL answer).
     const http = error.code === 'RATE_LIMITED' && contextOf(host)?.transport === 'http' ? { http: rateLimitedHttp(error) } : {};
     return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details, ...http } });
   }

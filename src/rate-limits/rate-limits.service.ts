@@ -1,8 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../common/api-error.js';
 import { APP_CONFIG, type AppConfig, type RateBudget, type RateLimitsConfig } from '../config/config.js';
+
+const REDIS_READY_WAIT_MS = 3_000;
 
 /** A budget of requests or actions, counted per key (an address or a player id). */
 export type RateBucket = Exclude<keyof RateLimitsConfig, 'keyPrefix'>;
@@ -38,7 +40,7 @@ export class RateLimitedError extends ApiError {
  * counters (the insurance limiter) rather than refusing or waving everyone through.
  */
 @Injectable()
-export class RateLimits implements OnApplicationShutdown {
+export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
   private readonly limiters = new Map<RateBucket, { limiter: RateLimiterAbstract; budget: RateBudget }>();
   private readonly redis: Redis | null;
@@ -65,6 +67,20 @@ export class RateLimits implements OnApplicationShutdown {
       if (e instanceof RateLimiterRes) throw new RateLimitedError(bucket, entry.budget, Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
       throw e;
     }
+  }
+
+  /**
+   * Waits (a little) for Redis before serving: until it is ready, every instance would count in
+   * its own memory. A Redis that does not answer in time only delays nothing further.
+   */
+  async onModuleInit(): Promise<void> {
+    const redis = this.redis;
+    if (!redis || redis.status === 'ready') return;
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), REDIS_READY_WAIT_MS);
+      redis.once('ready', () => (clearTimeout(timer), resolve(true)));
+    });
+    if (!ready) this.logger.warn(`Redis for rate limits not ready after ${REDIS_READY_WAIT_MS} ms; counting in memory until it is`);
   }
 
   private connect(url: string): Redis {
