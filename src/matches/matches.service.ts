@@ -69,7 +69,11 @@ export class MatchesService {
       }),
     };
     const empty: MatchRecord = {
-      ...match,
+      id: match.id,
+      seatCount: seats,
+      partnerships,
+      rules,
+      seed: match.seed,
       status: 'WAITING',
       version: 0,
       state: null,
