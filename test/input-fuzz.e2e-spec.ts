@@ -272,7 +272,7 @@ describe('every argument of the schema, fuzzed over HTTP', () => {
         for (const c of writes) await run(c);
       })(),
     ]);
-    expect({ seed, failures: failures.slice(0, 5) }).toEqual({ seed, failures: [] });
+    expect({ seed, count: failures.length, first: failures.slice(0, 5) }).toEqual({ seed, count: 0, first: [] });
     const seconds = (Date.now() - started) / 1000;
 
     // Every argument was driven, many times over.
