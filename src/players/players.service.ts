@@ -42,13 +42,9 @@ export class PlayersService {
   }
 
   /**
-   * The player an `Authorization` value names: null when none is given (anonymous reader);
-   * UNAUTHENTICATED when one is given but matches nobody.
+   * The player an `Authorization` value names, with its token's digest: null when none is given
+   * (anonymous reader); UNAUTHENTICATED when one is given but matches nobody.
    */
-  async authenticate(authorization: unknown): Promise<Player | null> {
-    return (await this.session(authorization))?.player ?? null;
-  }
-
   async session(authorization: unknown): Promise<Session | null> {
     if (authorization === undefined || authorization === null || authorization === '') return null;
     const token = bearerToken(authorization);
