@@ -28,6 +28,7 @@ import { runInNewContext } from 'node:vm';
 import { finished } from 'node:stream/promises';
 import postgres from 'postgres';
 import { loadConfig } from '../src/config/config.js';
+import { UNLIMITED_ENV } from './support/harness.js';
 import { startEmbedded, type RunningDatabase } from '../src/database/database-url.js';
 import { applyMigrations } from '../src/database/migrate.js';
 import {
@@ -469,7 +470,15 @@ async function main(): Promise<void> {
     }
     for (const stage of stages) {
       stage.server = await startServer(
-        loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: stage.url, MIGRATE_ON_START: 'false' }),
+        loadConfig({
+          ...UNLIMITED_ENV,
+          LOG_LEVEL: 'silent',
+          NODE_ENV: 'test',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: stage.url,
+          MIGRATE_ON_START: 'false',
+        }),
         { logger: false },
       );
     }

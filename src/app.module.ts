@@ -6,7 +6,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiErrorFilter } from './common/api-error.filter.js';
 import { formatError } from './common/format-error.js';
-import { graphqlContext, graphqlWsOnConnect } from './common/graphql-context.js';
+import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './common/graphql-context.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
@@ -16,6 +16,9 @@ import { MatchesModule } from './matches/matches.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
+import { SocketSessions } from './players/socket-sessions.js';
+import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
+import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
 import { cachedOperations } from './subscriptions/operation-cache.js';
@@ -46,6 +49,7 @@ export class AppModule {
           exclude: verbose ? [] : [{ path: '{/*splat}', method: RequestMethod.ALL }],
         }),
         DatabaseModule,
+        RateLimitsModule,
         HealthModule,
         PlayersModule,
         MatchesModule,
@@ -58,25 +62,32 @@ export class AppModule {
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule, RealtimeModule],
-          inject: [PlayersService, WsKeepAlive],
-          useFactory: (players: PlayersService, keepAlive: WsKeepAlive) => ({
-            autoSchemaFile: true,
-            sortSchema: true,
-            // The CDN GraphiQL page stays off; the offline IDE (src/web) takes its place.
-            graphiql: false,
-            introspection: true,
-            // Responses are per viewer and never cached; the default cache-control plugin would
-            // still hook every resolved field of every request.
-            plugins: [ApolloServerPluginCacheControlDisabled(), ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : [])],
-            includeStacktraceInErrorResponses: false,
-            context: graphqlContext(players),
-            // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
-            fieldResolverEnhancers: ['filters'],
-            subscriptions: {
-              'graphql-ws': { onConnect: graphqlWsOnConnect(players, keepAlive), ...cachedOperations() },
-            },
-            formatError: formatError((err) => logger.error(err)),
-          }),
+          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions],
+          useFactory: (players: PlayersService, keepAlive: WsKeepAlive, limits: RateLimits, sockets: SocketSessions) => {
+            const transport: TransportDeps = { players, keepAlive, limits, sockets };
+            return {
+              autoSchemaFile: true,
+              sortSchema: true,
+              // The CDN GraphiQL page stays off; the offline IDE (src/web) takes its place.
+              graphiql: false,
+              introspection: true,
+              // Responses are per viewer and never cached; the default cache-control plugin would
+              // still hook every resolved field of every request.
+              plugins: [ApolloServerPluginCacheControlDisabled(), ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : [])],
+              includeStacktraceInErrorResponses: false,
+              context: graphqlContext(transport),
+              // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
+              fieldResolverEnhancers: ['filters'],
+              subscriptions: {
+                'graphql-ws': {
+                  onConnect: graphqlWsOnConnect(transport),
+                  onSubscribe: graphqlWsOnSubscribe(transport),
+                  ...cachedOperations(),
+                },
+              },
+              formatError: formatError((err) => logger.error(err)),
+            };
+          },
         }),
       ],
       providers: [

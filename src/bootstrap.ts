@@ -6,6 +6,8 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
 import { startDatabase, type RunningDatabase } from './database/database-url.js';
 import { applyMigrations } from './database/migrate.js';
+import { limitHttpByAddress } from './rate-limits/http-rate-limit.js';
+import { RateLimits } from './rate-limits/rate-limits.service.js';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -28,6 +30,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
       logger: options.logger === false ? false : undefined,
     });
     if (options.logger !== false) app.useLogger(app.get(Logger));
+    limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     app.enableShutdownHooks();
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();

@@ -1,7 +1,7 @@
 import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
@@ -203,7 +203,15 @@ describe('two server instances sharing one database (PUBSUB=postgres)', () => {
   beforeAll(async () => {
     a = await startTestApp({ PUBSUB: 'postgres' });
     b = await startServer(
-      loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: a.databaseUrl, MIGRATE_ON_START: 'false', PUBSUB: 'postgres' }),
+      loadConfig({
+        ...UNLIMITED,
+        LOG_LEVEL: 'silent',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: a.databaseUrl,
+        MIGRATE_ON_START: 'false',
+        PUBSUB: 'postgres',
+      }),
       { logger: false },
     );
   });

@@ -64,6 +64,21 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   };
 }
 
+/**
+ * Benchmark clients drive thousands of requests/s from one address: they are measured without
+ * the production rate limits, which would refuse most of them (pass limits in env to measure them).
+ */
+export const UNLIMITED_ENV: Record<string, string> = {
+  RATE_LIMIT_HTTP_ADDRESS: 'off',
+  RATE_LIMIT_HTTP_PLAYER: 'off',
+  RATE_LIMIT_WS_CONNECT: 'off',
+  RATE_LIMIT_WS_SUBSCRIBE: 'off',
+  RATE_LIMIT_REGISTER: 'off',
+  RATE_LIMIT_CREATE_MATCH: 'off',
+  RATE_LIMIT_MOVES: 'off',
+  MAX_WAITING_MATCHES: '100000',
+};
+
 export interface ServerProcess {
   url: string;
   child: ChildProcess;
@@ -86,6 +101,7 @@ export function startServerProcess(databaseUrl: string, env: Record<string, stri
         LOG_LEVEL: 'warn',
         METRICS: 'true',
         MIGRATE_ON_START: 'false',
+        ...UNLIMITED_ENV,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],

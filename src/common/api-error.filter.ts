@@ -1,7 +1,17 @@
 import { Catch, type ArgumentsHost } from '@nestjs/common';
-import type { GqlExceptionFilter } from '@nestjs/graphql';
+import { GqlArgumentsHost, type GqlExceptionFilter } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
+import type { RequestContext } from '../players/auth.js';
 import { ApiError, httpStatusOf } from './api-error.js';
+
+function contextOf(host: ArgumentsHost): RequestContext | undefined {
+  return GqlArgumentsHost.create(host).getContext<RequestContext | undefined>();
+}
+
+/** HTTP 429 with Retry-After for a GraphQL request over HTTP refused by a rate limit. */
+export function rateLimitedHttp(error: ApiError): { status: number; headers: Map<string, string> } {
+  return { status: httpStatusOf(error.code), headers: new Map([['retry-after', String(error.details?.retryAfter ?? 1)]]) };
+}
 
 /** Turns an ApiError into a GraphQL error with `extensions.code`, or a JSON error for REST. */
 @Catch(ApiError)
@@ -10,9 +20,12 @@ export class ApiErrorFilter implements GqlExceptionFilter {
     if (host.getType() === 'http') {
       // Express's res and Fastify's reply both answer status().send() with JSON for an object.
       const res = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): unknown } }>();
-      res.status(httpStatusOf(error.code)).send({ code: error.code, message: error.message });
+      res.status(httpStatusOf(error.code)).send({ code: error.code, message: error.message, ...error.details });
       return undefined;
     }
-    return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details } });
+    // On HTTP, Apollo sends the Retry-After header and strips `http` from the error (the status
+    // stays 200, as Nest keeps it for every execution error: the body is a normal GraphQL answer).
+    const http = error.code === 'RATE_LIMITED' && contextOf(host)?.transport === 'http' ? { http: rateLimitedHttp(error) } : {};
+    return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details, ...http } });
   }
 }

@@ -14,6 +14,9 @@ export const API_ERROR_CODES = [
   'STALE_VERSION',
   'MATCH_NOT_IN_PROGRESS',
   'MATCH_FULL',
+  // Limits and abuse (README): extensions.retryAfter (seconds) / extensions.limit.
+  'RATE_LIMITED',
+  'TOO_MANY_WAITING_MATCHES',
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -47,6 +50,9 @@ export function httpStatusOf(code: ApiErrorCode): number {
     case 'STALE_VERSION':
     case 'MATCH_NOT_IN_PROGRESS':
     case 'MATCH_FULL':
+    case 'TOO_MANY_WAITING_MATCHES':
       return 409;
+    case 'RATE_LIMITED':
+      return 429;
   }
 }

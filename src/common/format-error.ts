@@ -20,7 +20,7 @@ export function formatError(log: (err: unknown) => void) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
-      const { stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+      const { stacktrace: _stack, http: _http, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
     log(error);

@@ -1,47 +1,103 @@
 import { GraphQLError } from 'graphql';
-import type { Context as WsContext } from 'graphql-ws';
-import { ApiError } from './api-error.js';
-import type { RequestContext } from '../players/auth.js';
-import type { PlayersService } from '../players/players.service.js';
-import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
+import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
+import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
+import { ApiError } from './api-error.js';
+import { rateLimitedHttp } from './api-error.filter.js';
+import type { RequestContext } from '../players/auth.js';
+import type { PlayersService, Session } from '../players/players.service.js';
+import type { SocketSessions } from '../players/socket-sessions.js';
+import { RateLimitedError, type RateLimits } from '../rate-limits/rate-limits.service.js';
+import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
 
-type WsExtra = { player?: RequestContext['player'] };
+type WsExtra = { socket?: WebSocket; request?: IncomingMessage; session?: Session | null; address?: string };
+
+/** The close code of a graphql-ws connection refused for connecting too often (the reason says when to retry). */
+export const RATE_LIMITED_CLOSE_CODE = 4290;
+
+export interface TransportDeps {
+  players: PlayersService;
+  keepAlive: WsKeepAlive;
+  limits: RateLimits;
+  sockets: SocketSessions;
+}
 
 /**
  * One authentication path for both transports: HTTP reads the Authorization header; graphql-ws
  * reads `connectionParams.authorization`, checked once in onConnect (a bad token closes the
- * socket with 4403) and remembered on the connection.
+ * socket with 4403) and remembered on the connection. Per-player HTTP budgets are spent here,
+ * once per request.
  */
-export function graphqlContext(players: PlayersService) {
+export function graphqlContext({ players, limits }: TransportDeps) {
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
-    if (isWs(arg)) return { player: arg.extra.player ?? null };
+    if (isWs(arg)) {
+      const { session, address } = arg.extra;
+      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: address ?? 'unknown', transport: 'ws' };
+    }
+    const req = arg.req ?? arg;
     try {
-      return { player: await players.authenticate((arg.req ?? arg).headers?.authorization) };
+      const session = await players.session(req.headers?.authorization);
+      if (session) await limits.consume('httpPlayer', session.player.id);
+      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: req.ip ?? 'unknown', transport: 'http' };
     } catch (e) {
       // Thrown before any resolver runs, so Nest's filter never sees it: shape it for Apollo.
+      if (e instanceof RateLimitedError) throw rateLimitedGraphQLError(e);
       if (e instanceof ApiError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
       throw e;
     }
   };
 }
 
+/** A RATE_LIMITED GraphQL error; on HTTP, Apollo answers it with status 429 and `Retry-After`. */
+export function rateLimitedGraphQLError(e: RateLimitedError): GraphQLError {
+  return new GraphQLError(e.message, { extensions: { code: e.code, retryAfter: e.retryAfter, http: rateLimitedHttp(e) } });
+}
+
 /** What Apollo hands the context function on HTTP: the request itself (Fastify) or `{ req }` (Express). */
-type HttpContextArg = { req?: { headers?: Record<string, unknown> }; headers?: Record<string, unknown> };
+type HttpRequestLike = { headers?: Record<string, unknown>; ip?: string };
+type HttpContextArg = HttpRequestLike & { req?: HttpRequestLike };
 
 function isWs(arg: object): arg is WsContext<Record<string, unknown>, WsExtra> {
   return 'extra' in arg && 'subscriptions' in arg;
 }
 
-export function graphqlWsOnConnect(players: PlayersService, keepAlive: WsKeepAlive) {
+export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: TransportDeps) {
   return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<boolean> => {
-    const socket = (ctx.extra as { socket?: WebSocket }).socket;
+    const extra = ctx.extra as WsExtra;
+    const socket = extra.socket;
     if (socket) keepAlive.track(socket);
+    extra.address = extra.request?.socket.remoteAddress ?? 'unknown';
     try {
-      (ctx.extra as WsExtra).player = await players.authenticate(ctx.connectionParams?.authorization);
-      return true;
+      await limits.consume('wsConnect', extra.address);
+    } catch (e) {
+      if (!(e instanceof RateLimitedError)) throw e;
+      // Closed here with its own code; graphql-ws's 4403 for `false` then finds the socket closing.
+      socket?.close(RATE_LIMITED_CLOSE_CODE, `Rate limited: retry after ${e.retryAfter} s`);
+      return false;
+    }
+    try {
+      extra.session = await players.session(ctx.connectionParams?.authorization);
     } catch {
       return false;
+    }
+    if (socket && extra.session) sockets.track(socket, extra.session.tokenHash, extra.session.player.id);
+    return true;
+  };
+}
+
+/** Every operation over a socket spends from its player's (else its address's) budget. */
+export function graphqlWsOnSubscribe({ limits }: TransportDeps) {
+  return async (
+    ctx: WsContext<Record<string, unknown> | undefined, unknown>,
+    _id: string,
+    _payload: SubscribePayload,
+  ): Promise<GraphQLError[] | void> => {
+    const extra = ctx.extra as WsExtra;
+    try {
+      await limits.consume('wsSubscribe', extra.session?.player.id ?? `address:${extra.address ?? 'unknown'}`);
+    } catch (e) {
+      if (!(e instanceof RateLimitedError)) throw e;
+      return [new GraphQLError(e.message, { extensions: { code: e.code, retryAfter: e.retryAfter } })];
     }
   };
 }

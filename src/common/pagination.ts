@@ -1,5 +1,7 @@
 import { Field, ObjectType } from '@nestjs/graphql';
 import { ApiError } from './api-error.js';
+import { UUID } from './ids.js';
+import { dateInRange } from './validate.js';
 
 @ObjectType({ description: 'Relay page information.' })
 export class PageInfo {
@@ -27,8 +29,12 @@ export function encodeCursor(createdAt: Date, id: string): string {
 }
 
 export function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [iso, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [iso, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const createdAt = new Date(iso ?? '');
-  if (!id || Number.isNaN(createdAt.getTime())) throw new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
-  return { createdAt, id };
+  if (!id || rest.length > 0 || !UUID.test(id) || Number.isNaN(createdAt.getTime())) throw notACursor();
+  return { createdAt: dateInRange(createdAt, 'after'), id };
+}
+
+export function notACursor(): ApiError {
+  return new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
 }

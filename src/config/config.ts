@@ -17,6 +17,16 @@ const postgresUrl = z.string().refine((v) => {
   }
 }, 'must be a postgresql://user@host:port/database URL');
 
+/** A budget of `points` per window of `seconds` ("30/60"), or "off" (null). */
+const rate = z
+  .string()
+  .regex(/^(off|[1-9]\d{0,8}\/[1-9]\d{0,5})$/, 'must be "points/seconds" (e.g. 30/60) or "off"')
+  .transform((v): RateBudget | null => {
+    if (v === 'off') return null;
+    const [points, seconds] = v.split('/').map(Number);
+    return { points, seconds };
+  });
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(3000),
@@ -32,6 +42,18 @@ const schema = z.object({
   METRICS: bool.default(false),
   // Web client and GraphQL IDE (see README): the IDE defaults to on outside production.
   GRAPHQL_IDE: bool.optional(),
+  // Rate limits and quotas (README "Limits and abuse"): "points/seconds", or "off".
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('dominoes:rl'),
+  RATE_LIMIT_HTTP_ADDRESS: rate.prefault('300/10'),
+  RATE_LIMIT_HTTP_PLAYER: rate.prefault('200/10'),
+  RATE_LIMIT_WS_CONNECT: rate.prefault('20/60'),
+  RATE_LIMIT_WS_SUBSCRIBE: rate.prefault('60/60'),
+  RATE_LIMIT_REGISTER: rate.prefault('10/60'),
+  RATE_LIMIT_CREATE_MATCH: rate.prefault('20/60'),
+  RATE_LIMIT_MOVES: rate.prefault('600/60'),
+  MAX_WAITING_MATCHES: z.coerce.number().int().min(1).max(10_000).default(10),
+  TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
 });
 
 export type AppConfig = {
@@ -51,7 +73,31 @@ export type AppConfig = {
   metrics: boolean;
   /** serves the offline GraphQL IDE at GET /graphql (Accept: text/html) */
   graphqlIde: boolean;
+  /** Shared counters for the rate limits across instances; null: in process memory. */
+  redisUrl: string | null;
+  rateLimits: RateLimitsConfig;
+  /** WAITING matches a player may sit in at once (createMatch/joinMatch refuse beyond). */
+  maxWaitingMatches: number;
+  /** How long a token lookup is trusted, and how often open sockets' tokens are re-checked. */
+  tokenCacheTtlMs: number;
 };
+
+export interface RateBudget {
+  points: number;
+  seconds: number;
+}
+
+/** One budget per bucket; null turns that limit off. */
+export interface RateLimitsConfig {
+  keyPrefix: string;
+  httpAddress: RateBudget | null;
+  httpPlayer: RateBudget | null;
+  wsConnect: RateBudget | null;
+  wsSubscribe: RateBudget | null;
+  register: RateBudget | null;
+  createMatch: RateBudget | null;
+  moves: RateBudget | null;
+}
 
 export class ConfigError extends Error {}
 
@@ -78,6 +124,19 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     metrics: c.METRICS,
     graphqlIde: c.GRAPHQL_IDE ?? c.NODE_ENV !== 'production',
+    redisUrl: c.REDIS_URL ?? null,
+    rateLimits: {
+      keyPrefix: c.RATE_LIMIT_KEY_PREFIX,
+      httpAddress: c.RATE_LIMIT_HTTP_ADDRESS,
+      httpPlayer: c.RATE_LIMIT_HTTP_PLAYER,
+      wsConnect: c.RATE_LIMIT_WS_CONNECT,
+      wsSubscribe: c.RATE_LIMIT_WS_SUBSCRIBE,
+      register: c.RATE_LIMIT_REGISTER,
+      createMatch: c.RATE_LIMIT_CREATE_MATCH,
+      moves: c.RATE_LIMIT_MOVES,
+    },
+    maxWaitingMatches: c.MAX_WAITING_MATCHES,
+    tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
   };
 }
 

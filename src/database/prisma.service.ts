@@ -37,6 +37,29 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     return (await this.pool.query(sql.text, sql.values)).rows as T[];
   }
 
+  /**
+   * Runs `work` as one transaction on one pooled connection: BEGIN, its statements, COMMIT, or
+   * ROLLBACK if anything throws. For the rare command that needs more than one statement.
+   */
+  async transaction<T>(work: (query: <R>(sql: Prisma.Sql) => Promise<R[]>) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await work(async <R>(sql: Prisma.Sql) => {
+        if (this.counting) this.statements++;
+        return (await client.query(sql.text, sql.values)).rows as R[];
+      });
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+      throw e;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.$disconnect();
     await this.pool.end().catch(() => {});

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assertId } from '../common/ids.js';
 import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
+import { dateInRange } from '../common/validate.js';
 import { matchModel } from '../matches/match-view.js';
 import type { MatchStatusValue } from '../matches/match-record.js';
 import type { Player } from '../players/models/player.model.js';
@@ -23,6 +24,8 @@ export class HistoryService {
     },
   ): Promise<MatchConnection> {
     if (args.playerId) assertId(args.playerId, 'player');
+    if (args.from) dateInRange(args.from, 'from');
+    if (args.to) dateInRange(args.to, 'to');
     const take = pageSize(args.first);
     const after = args.after ? decodeCursor(args.after) : null;
     const { rows, total } = await this.repo.page(args, take + 1, after);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
-import { ApiError } from '../common/api-error.js';
 import { assertId, UUID } from '../common/ids.js';
-import { pageSize } from '../common/pagination.js';
+import { notACursor, pageSize } from '../common/pagination.js';
+import { INT32_MAX } from '../common/validate.js';
 import type { LeaderboardConnection, PlayerStats } from './stats.models.js';
 import { StatsRepository, type LeaderKey, type StatsRow } from './stats.repository.js';
 
@@ -21,10 +21,10 @@ function encodeKey(k: LeaderKey): string {
 }
 
 function decodeKey(cursor: string): LeaderKey {
-  const [won, played, playerId] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const [won, played, playerId, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const k = { won: Number(won), played: Number(played), playerId: playerId ?? '' };
-  if (!Number.isInteger(k.won) || !Number.isInteger(k.played) || !UUID.test(k.playerId))
-    throw new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
+  const count = (n: number) => Number.isInteger(n) && n >= 0 && n <= INT32_MAX;
+  if (rest.length > 0 || !count(k.won) || !count(k.played) || !UUID.test(k.playerId)) throw notACursor();
   return k;
 }
 

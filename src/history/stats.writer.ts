@@ -19,7 +19,7 @@ export class StatsWriter {
     const out: Prisma.Sql[] = [];
     // Who sits where, and the match's status, change only with these; plain moves skip this.
     if ((c.seatChanges?.length ?? 0) > 0 || c.started || c.finished) out.push(...playerMatchCtes(c, seats, guard));
-    const matchFinished = c.status === 'FINISHED' && c.finished === true;
+    const matchFinished = c.status === 'FINISHED' && c.finished === true && !c.unrated;
     if ((c.roundsFinished.length > 0 || matchFinished) && c.state) {
       const deltas = statsDeltas({
         seats,

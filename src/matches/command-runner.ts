@@ -5,7 +5,7 @@ import { assertId } from '../common/ids.js';
 import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
 import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
 import { MatchCache } from './match-cache.js';
-import { MatchesRepository } from './matches.repository.js';
+import { MatchesRepository, type NewMatch } from './matches.repository.js';
 
 /** A command re-reads and re-decides at most this often when others commit first. */
 const MAX_ATTEMPTS = 5;
@@ -59,10 +59,7 @@ export class CommandRunner {
       const decision = await decide(record);
       // A replayed command answers with the match as it is now, not as first read.
       if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
-      const seats = record.seats.map((s) => {
-        const change = decision.commit.seatChanges?.find((c) => c.index === s.index);
-        return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null, clientSeed: change.clientSeed } : s;
-      });
+      const seats = seatsAfter(record, decision.commit);
       try {
         const { version, events } = await this.repo.commit(
           decision.commit,
@@ -89,6 +86,18 @@ export class CommandRunner {
     }
   }
 
+  /**
+   * A new match and its first command, committed together (see MatchesRepository.insert); null,
+   * with nothing written, when the creator already sits in `maxWaiting` WAITING matches.
+   */
+  async create(match: NewMatch, empty: MatchRecord, first: Commit, maxWaiting: number): Promise<MatchRecord | null> {
+    const seats = seatsAfter(empty, first).map((s) => s.playerId);
+    const result = await this.repo.insert(match, first, seats, maxWaiting);
+    if (!result) return null;
+    const created = await this.load(match.id, true);
+    return this.afterCommitted(empty, created, result.events, first.moves);
+  }
+
   private async read(id: string): Promise<MatchRecord | null> {
     const record = await this.repo.find(id);
     if (record) this.cache.set(record);
@@ -100,6 +109,14 @@ export class CommandRunner {
     if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
     return after;
   }
+}
+
+/** The seats once a commit holds (a seat's new player's name is not known here: null until re-read). */
+function seatsAfter(record: MatchRecord, commit: Commit): MatchRecord['seats'] {
+  return record.seats.map((s) => {
+    const change = commit.seatChanges?.find((c) => c.index === s.index);
+    return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null, clientSeed: change.clientSeed } : s;
+  });
 }
 
 /**

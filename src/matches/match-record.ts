@@ -69,7 +69,10 @@ export interface Commit {
   winnerTeam: number | null;
   started?: boolean;
   finished?: boolean;
+  /** the match ends without counting in anyone's stats (resigned before its first round ended) */
+  unrated?: boolean;
   seatChanges?: { index: number; playerId: string | null; clientSeed: string }[];
+
   moves: MoveRecord[];
   /** the idempotency key and actor, stored on the command's first move */
   clientMoveId?: string | null;

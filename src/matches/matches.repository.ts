@@ -42,8 +42,6 @@ export function toRecord(m: MatchWithSeats): MatchRecord {
   };
 }
 
-const json = (v: unknown) => v as Prisma.InputJsonValue;
-
 /** A unique-key violation, whether Prisma mapped it (P2002) or it came from a raw statement. */
 function isUniqueViolation(e: unknown): boolean {
   if ((e as { code?: unknown }).code === '23505') return true; // straight from node-postgres (hot path)
@@ -55,6 +53,20 @@ function isUniqueViolation(e: unknown): boolean {
     meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation' ||
     meta?.driverAdapterError?.cause?.originalCode === '23505'
   );
+}
+
+/** A match about to be created: its settings and empty seats (the first commit seats the creator). */
+export interface NewMatch {
+  id: string;
+  createdById: string;
+  seatCount: number;
+  partnerships: boolean;
+  rules: Rules;
+  /** the deal chain's head S_N (secret) and its published commitment (docs/fair-deals.md) */
+  chainSecret: string;
+  dealCommitment: string;
+  seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
+  teams: number;
 }
 
 /** The only place that talks to the database about matches. */
@@ -80,30 +92,36 @@ export class MatchesRepository {
     return r ? { ...r, seats: r.seats ?? [] } : null;
   }
 
-  async create(input: {
-    createdById: string;
-    seatCount: number;
-    partnerships: boolean;
-    rules: Rules;
-    chainSecret: string;
-    dealCommitment: string;
-    seats: { index: number; playerId: string | null; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
-    teams: number;
-  }): Promise<MatchRecord> {
-    const m = await this.prisma.match.create({
-      data: {
-        createdById: input.createdById,
-        seatCount: input.seatCount,
-        partnerships: input.partnerships,
-        rules: json(input.rules),
-        chainSecret: input.chainSecret,
-        dealCommitment: input.dealCommitment,
-        seats: { create: input.seats },
-        teams: { create: Array.from({ length: input.teams }, (_, index) => ({ index })) },
-      },
-      include: matchInclude,
+  /**
+   * A new match and its first command (the creator sits down, and with bots in every other seat
+   * the deal) in ONE transaction, so that no crash can leave a match its creator does not sit
+   * in. The creator's row is locked first, so that concurrent creates count the creator's
+   * WAITING matches one after another; null, with nothing written, when the new match would be
+   * one more than `maxWaiting`.
+   */
+  async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[], maxWaiting: number): Promise<CommitResult | null> {
+    return this.prisma.transaction(async (query) => {
+      await query(Prisma.sql`SELECT 1 FROM "Player" WHERE "id" = ${m.createdById}::uuid FOR NO KEY UPDATE`);
+      if (first.status === 'WAITING') {
+        const [{ waiting }] = await query<{ waiting: number }>(
+          Prisma.sql`SELECT count(*)::int AS "waiting" FROM "PlayerMatch" WHERE "playerId" = ${m.createdById}::uuid AND "status" = 'WAITING'`,
+        );
+        if (waiting >= maxWaiting) return null;
+      }
+      const s = m.seats;
+      await query(Prisma.sql`
+        WITH new_match AS (
+          INSERT INTO "Match" ("id", "seatCount", "partnerships", "rules", "chainSecret", "dealCommitment", "createdById", "createdAt", "updatedAt")
+          VALUES (${m.id}::uuid, ${m.seatCount}, ${m.partnerships}, ${JSON.stringify(m.rules)}::jsonb, ${m.chainSecret}, ${m.dealCommitment},
+                  ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')),
+        new_seats AS (
+          INSERT INTO "Seat" ("matchId", "index", "playerId", "team", "isBot", "botStrategy", "clientSeed")
+          SELECT ${m.id}::uuid, x.idx, NULL, x.team, x.bot, x.strategy, x.client_seed
+          FROM unnest(${s.map((x) => x.index)}::int[], ${s.map((x) => x.team)}::int[], ${s.map((x) => x.isBot)}::boolean[],
+                      ${s.map((x) => x.botStrategy)}::text[], ${s.map((x) => x.clientSeed)}::text[]) AS x(idx, team, bot, strategy, client_seed))
+        INSERT INTO "Team" ("matchId", "index") SELECT ${m.id}::uuid, generate_series(0, ${m.teams - 1}::int)`);
+      return this.commitWith(query, first, seats);
     });
-    return toRecord(m);
   }
 
   /**
@@ -145,6 +163,10 @@ export class MatchesRepository {
    *   through commit(), and the compare-and-set proves that record current.
    */
   async commit(c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
+    return this.commitWith((sql) => this.prisma.hot(sql), c, seats);
+  }
+
+  private async commitWith(query: <R>(sql: Prisma.Sql) => Promise<R[]>, c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));
     const guard = Prisma.sql`EXISTS (SELECT 1 FROM cas)`;
     const ctes = [
@@ -159,7 +181,7 @@ export class MatchesRepository {
     ];
     try {
       const statement = ctes.reduce((sql, cte) => Prisma.sql`${sql}, ${cte}`, Prisma.sql`WITH ${this.casCte(c, events)}`);
-      const rows = await this.prisma.hot<{ version: number }>(Prisma.sql`${statement} SELECT "version" FROM cas`);
+      const rows = await query<{ version: number }>(Prisma.sql`${statement} SELECT "version" FROM cas`);
       if (rows.length === 0) throw new VersionConflict();
       return { version: c.expectedVersion + 1, events };
     } catch (e) {
@@ -256,6 +278,14 @@ export class MatchesRepository {
       byMatch.get(r.matchId)?.push({ number: r.number, snapshot: r.snapshot as unknown as RoundState, result: r.result as unknown as RoundResult });
     }
     return matchIds.map((id) => byMatch.get(id)!);
+  }
+
+  /** How many matches still WAITING this player sits in (the history index counts them). */
+  async waitingCount(playerId: string): Promise<number> {
+    const [{ waiting }] = await this.prisma.hot<{ waiting: number }>(
+      Prisma.sql`SELECT count(*)::int AS "waiting" FROM "PlayerMatch" WHERE "playerId" = ${playerId}::uuid AND "status" = 'WAITING'`,
+    );
+    return waiting;
   }
 
   /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */

@@ -1,6 +1,7 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import { RateLimited } from '../rate-limits/rate-limit.guard.js';
 import type { Player } from '../players/models/player.model.js';
 import { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { MatchesService } from './matches.service.js';
@@ -23,12 +24,14 @@ export class MatchesResolver {
 
   @Mutation(() => Match, { description: 'Creates a match; the caller takes seat 0, bots take the last seats.' })
   @UseGuards(AuthGuard)
+  @RateLimited('createMatch')
   createMatch(@Args('input') input: CreateMatchInput, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.create(player, input);
   }
 
   @Mutation(() => Match, { description: 'Takes the next free seat; the match starts when the last seat is taken.' })
   @UseGuards(AuthGuard)
+  @RateLimited('createMatch')
   joinMatch(
     @Args('matchId', { type: () => ID }) matchId: string,
     @CurrentPlayer() player: Player,
@@ -44,6 +47,7 @@ export class MatchesResolver {
 
   @Mutation(() => Match, { description: "Replaces the caller's client seed; only while the match is WAITING (before any deal)." })
   @UseGuards(AuthGuard)
+  @RateLimited('createMatch')
   setClientSeed(
     @Args('matchId', { type: () => ID }) matchId: string,
     @Args('clientSeed', { type: () => String, description: '1–64 printable ASCII characters, no "|".' }) clientSeed: string,
@@ -54,18 +58,24 @@ export class MatchesResolver {
 
   @Mutation(() => Match, { description: 'Gives up a seat before the start; the last player leaving abandons the match.' })
   @UseGuards(AuthGuard)
+  @RateLimited('moves')
   leaveMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.leave(player, matchId);
   }
 
-  @Mutation(() => Match, { description: 'Concedes a match in progress: the other side (the best-placed other side, with three or more) wins.' })
+  @Mutation(() => Match, {
+    description:
+      "Concedes a match in progress: the other side (the best-placed other side, with three or more) wins. A match resigned before its first round ended counts in nobody's stats.",
+  })
   @UseGuards(AuthGuard)
+  @RateLimited('moves')
   resignMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.resign(player, matchId);
   }
 
   @Mutation(() => Match, { description: "Plays a tile from the caller's hand. Passing is automatic." })
   @UseGuards(AuthGuard)
+  @RateLimited('moves')
   playTile(@Args('input') input: PlayTileInput, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.play(player, input);
   }
@@ -74,6 +84,7 @@ export class MatchesResolver {
     description: 'Draws one tile from the boneyard (only without a legal play, unless voluntaryDraw). A playable drawn tile must then be played.',
   })
   @UseGuards(AuthGuard)
+  @RateLimited('moves')
   drawTile(@Args('input') input: TurnInput, @CurrentPlayer() player: Player): Promise<Match> {
     return this.matches.draw(player, input);
   }

@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/api-error.js';
+import { clientMoveId as validClientMoveId } from '../common/validate.js';
 import {
   apply,
   newMatch,
@@ -16,23 +19,26 @@ import {
 import type { Player } from '../players/models/player.model.js';
 import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
-import { assertMatchId, CommandRunner, type Decision } from './command-runner.js';
+import { assertMatchId, CommandRunner } from './command-runner.js';
 import { clientSeedOrRandom, dealSourceOf, newDealChain, randomClientSeed } from './fair-deal-secrets.js';
 import type { Commit, MatchRecord } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
-import { MatchesRepository } from './matches.repository.js';
+import { MatchesRepository, type NewMatch } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
 import { violationError } from './violations.js';
-
-const MAX_CLIENT_MOVE_ID = 100;
 
 /** Application service: what each command decides (with the engine); CommandRunner loads, commits and announces. */
 @Injectable()
 export class MatchesService {
+  private readonly maxWaiting: number;
+
   constructor(
     private readonly repo: MatchesRepository,
     private readonly runner: CommandRunner,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.maxWaiting = config.maxWaitingMatches;
+  }
 
   async get(id: string, viewer: Player | null): Promise<Match | null> {
     const record = await this.runner.find(id);
@@ -51,7 +57,8 @@ export class MatchesService {
     teamsFor(seats, partnerships).forEach((ss, team) => ss.forEach((s) => teamOf.set(s, team)));
     const strategy = (input.botStrategy ?? 'GREEDY').toLowerCase();
     const creatorSeed = clientSeedOrRandom(input.clientSeed);
-    const record = await this.repo.create({
+    const match: NewMatch = {
+      id: randomUUID(),
       createdById: player.id,
       seatCount: seats,
       partnerships,
@@ -60,19 +67,34 @@ export class MatchesService {
       teams: teamsFor(seats, partnerships).length,
       seats: Array.from({ length: seats }, (_, index) => {
         const isBot = index >= seats - bots;
-        const team = teamOf.get(index) ?? index;
-        return { index, playerId: index === 0 ? player.id : null, team, isBot, botStrategy: isBot ? strategy : null, clientSeed: randomClientSeed() };
+        return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? strategy : null, clientSeed: randomClientSeed() };
       }),
-    });
-    // The creator joins seat 0 as an event; with every other seat a bot, the match starts now.
-    const after = await this.runner.run(record.id, (r) => this.seatPlayer(r, player, 0, creatorSeed));
-    return matchModel(after, player);
+    };
+    const empty: MatchRecord = {
+      id: match.id,
+      seatCount: seats,
+      partnerships,
+      rules,
+      chainSecret: match.chainSecret,
+      dealCommitment: match.dealCommitment,
+      status: 'WAITING',
+      version: 0,
+      state: null,
+      lastEventSeq: 0,
+      createdAt: new Date(),
+      winnerTeam: null,
+      seats: match.seats.map((s) => ({ ...s, playerId: null, playerName: null })),
+    };
+    // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
+    const created = await this.runner.create(match, empty, this.seatPlayer(empty, player, 0, creatorSeed).commit, this.maxWaiting);
+    if (!created) throw this.tooManyWaiting();
+    return matchModel(created, player);
   }
 
   async join(player: Player, matchId: string, clientSeed?: string | null): Promise<Match> {
     assertMatchId(matchId);
     const seed = clientSeedOrRandom(clientSeed);
-    const after = await this.runner.run(matchId, (r) => {
+    const after = await this.runner.run(matchId, async (r) => {
       if (seatOf(r, player.id) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
       if (r.status !== 'WAITING') {
         throw r.status === 'IN_PROGRESS'
@@ -81,7 +103,9 @@ export class MatchesService {
       }
       const free = r.seats.find((s) => !s.isBot && s.playerId === null);
       if (!free) throw new ApiError('MATCH_FULL', 'every seat is taken');
-      return this.seatPlayer(r, player, free.index, seed);
+      const decision = this.seatPlayer(r, player, free.index, seed);
+      if (decision.commit.status === 'WAITING' && (await this.repo.waitingCount(player.id)) >= this.maxWaiting) throw this.tooManyWaiting();
+      return decision;
     });
     return matchModel(after, player);
   }
@@ -145,6 +169,9 @@ export class MatchesService {
           state: finishedState,
           winnerTeam: winner,
           finished: true,
+          // Resigned before any round was played out: no stats or leaderboard credit for anyone,
+          // or two accounts could farm wins by create–join–resign.
+          unrated: state.round.number === 1,
           events: [
             { type: 'RESIGNED', moveSeq: null },
             { type: 'MATCH_FINISHED', moveSeq: null },
@@ -183,10 +210,7 @@ export class MatchesService {
 
   private async turnCommand(player: Player, input: TurnInput, actionFor: (seat: number) => Action): Promise<Match> {
     assertMatchId(input.matchId);
-    const clientMoveId = input.clientMoveId ?? null;
-    if (clientMoveId !== null && (clientMoveId.length === 0 || clientMoveId.length > MAX_CLIENT_MOVE_ID)) {
-      throw new ApiError('BAD_USER_INPUT', `clientMoveId must be 1 to ${MAX_CLIENT_MOVE_ID} characters`);
-    }
+    const clientMoveId = validClientMoveId(input.clientMoveId);
     const after = await this.runner.run(input.matchId, async (r) => {
       // A retry of a command that already committed: answer it again, apply nothing. The same key
       // on a different move is a client bug that would otherwise pass silently for a success.
@@ -221,13 +245,21 @@ export class MatchesService {
     return matchModel(after, player);
   }
 
+  private tooManyWaiting(): ApiError {
+    return new ApiError(
+      'TOO_MANY_WAITING_MATCHES',
+      `you already sit in ${this.maxWaiting} matches waiting for players (MAX_WAITING_MATCHES): start, leave or wait for one first`,
+      { limit: this.maxWaiting },
+    );
+  }
+
   private rulesOf(input: CreateMatchInput): Rules {
     const given = Object.fromEntries(Object.entries(input.rules ?? {}).filter(([, v]) => v !== null && v !== undefined));
     return resolveRules(given as Partial<Rules>);
   }
 
   /** Seats a player with their client seed; when that fills the table, deals round 1 in the same commit. */
-  private seatPlayer(r: MatchRecord, player: Player, index: number, clientSeed: string): Decision {
+  private seatPlayer(r: MatchRecord, player: Player, index: number, clientSeed: string): { commit: Commit } {
     const joined = { type: 'PLAYER_JOINED', moveSeq: null };
     const seatChanges = [{ index, playerId: player.id, clientSeed }];
     const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);

@@ -2,6 +2,7 @@ import { createParamDecorator, Injectable, type CanActivate, type ExecutionConte
 import { GqlExecutionContext } from '@nestjs/graphql';
 import { ApiError } from '../common/api-error.js';
 import type { Player } from './models/player.model.js';
+import type { Session } from './players.service.js';
 
 /**
  * What every resolver sees of the request, on HTTP and on graphql-ws alike: the context factory
@@ -9,6 +10,12 @@ import type { Player } from './models/player.model.js';
  */
 export interface RequestContext {
   player: Player | null;
+  /** digest of the token the player authenticated with (rotateToken/revokeToken act on it) */
+  tokenHash: string | null;
+  /** the client's address, for per-address rate limits */
+  address: string;
+  /** which transport carries the operation (HTTP can answer a refusal with its status code) */
+  transport: 'http' | 'ws';
 }
 
 function contextOf(ctx: ExecutionContext): RequestContext {
@@ -26,3 +33,10 @@ export class AuthGuard implements CanActivate {
 
 /** The authenticated player, or null for an anonymous caller (use with AuthGuard to require one). */
 export const CurrentPlayer = createParamDecorator((_data: unknown, ctx: ExecutionContext): Player | null => contextOf(ctx).player);
+
+/** The authenticated player with the digest of the token used (with AuthGuard). */
+export const CurrentSession = createParamDecorator((_data: unknown, ctx: ExecutionContext): Session => {
+  const { player, tokenHash } = contextOf(ctx);
+  if (!player || !tokenHash) throw new ApiError('UNAUTHENTICATED', 'this operation needs a player token (Authorization: Bearer <token>)');
+  return { player, tokenHash };
+});

@@ -1,24 +1,34 @@
-import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { playerName } from '../common/validate.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { Player, PlayerSession } from './models/player.model.js';
+import { SocketSessions } from './socket-sessions.js';
+import { TokenCache } from './token-cache.js';
 import { bearerToken, hashToken, newToken } from './token.js';
 
-const MAX_NAME = 40;
-/** Token digests already looked up; players are never deleted, so an entry never goes stale. */
-const CACHE_LIMIT = 10_000;
+/** Who a request's token names, and the token's digest (rotate and revoke act on that token). */
+export interface Session {
+  player: Player;
+  tokenHash: string;
+}
 
 @Injectable()
 export class PlayersService {
-  private readonly byTokenHash = new Map<string, Player>();
+  private readonly byTokenHash: TokenCache;
 
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly sockets: SocketSessions,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.byTokenHash = new TokenCache(config.tokenCacheTtlMs);
+  }
 
   async register(rawName: string): Promise<PlayerSession> {
-    const name = rawName.trim();
-    if (name.length === 0 || name.length > MAX_NAME) {
-      throw new ApiError('BAD_USER_INPUT', `name must be 1 to ${MAX_NAME} characters`);
-    }
+    const name = playerName(rawName);
     const token = newToken();
     const player = await this.prisma.player.create({
       data: { name, tokenHash: hashToken(token) },
@@ -32,20 +42,42 @@ export class PlayersService {
   }
 
   /**
-   * The player an `Authorization` value names: null when none is given (anonymous reader);
-   * UNAUTHENTICATED when one is given but matches nobody.
+   * The player an `Authorization` value names, with its token's digest: null when none is given
+   * (anonymous reader); UNAUTHENTICATED when one is given but matches nobody.
    */
-  async authenticate(authorization: unknown): Promise<Player | null> {
+  async session(authorization: unknown): Promise<Session | null> {
     if (authorization === undefined || authorization === null || authorization === '') return null;
     const token = bearerToken(authorization);
     if (!token) throw new ApiError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
     const digest = hashToken(token);
     const cached = this.byTokenHash.get(digest);
-    if (cached) return cached;
+    if (cached) return { player: cached, tokenHash: digest };
     const player = await this.prisma.player.findUnique({ where: { tokenHash: digest }, select: { id: true, name: true } });
     if (!player) throw new ApiError('UNAUTHENTICATED', 'unknown or revoked token');
-    if (this.byTokenHash.size >= CACHE_LIMIT) this.byTokenHash.clear();
     this.byTokenHash.set(digest, player);
-    return player;
+    return { player, tokenHash: digest };
+  }
+
+  /** A new token for the session's player; the one used for this call stops working at once. */
+  async rotate(session: Session): Promise<PlayerSession> {
+    const token = newToken();
+    await this.replaceToken(session, hashToken(token));
+    return { player: session.player, token };
+  }
+
+  /** The session's token stops working at once; no token is left to act as this player. */
+  async revoke(session: Session): Promise<void> {
+    // Not a sha256 hex digest, so no token can ever hash to it (the column is unique and required).
+    await this.replaceToken(session, `revoked:${randomUUID()}`);
+  }
+
+  private async replaceToken(session: Session, next: string): Promise<void> {
+    const { count } = await this.prisma.player.updateMany({
+      where: { id: session.player.id, tokenHash: session.tokenHash },
+      data: { tokenHash: next },
+    });
+    this.byTokenHash.evictPlayer(session.player.id);
+    if (count === 0) throw new ApiError('UNAUTHENTICATED', 'unknown or revoked token');
+    this.sockets.closeStale(session.player.id, next);
   }
 }

@@ -13,6 +13,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The suites drive many players and matches from one address within seconds: far above the
+ * production budgets. The rate-limit suites set the limits they test explicitly.
+ */
+export const UNLIMITED: Record<string, string> = {
+  RATE_LIMIT_HTTP_ADDRESS: 'off',
+  RATE_LIMIT_HTTP_PLAYER: 'off',
+  RATE_LIMIT_WS_CONNECT: 'off',
+  RATE_LIMIT_WS_SUBSCRIBE: 'off',
+  RATE_LIMIT_REGISTER: 'off',
+  RATE_LIMIT_CREATE_MATCH: 'off',
+  RATE_LIMIT_MOVES: 'off',
+  MAX_WAITING_MATCHES: '10000',
+};
+
 /** A real server on a free port over a fresh database copied from the migrated template. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const serverUrl = process.env.TEST_PG_SERVER_URL;
@@ -21,6 +36,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    ...UNLIMITED,
     ...env,
     PORT: '0',
     HOST: '127.0.0.1',

@@ -9,6 +9,8 @@ export class Subscriber<T = Record<string, unknown>> {
   private waiters: { pred: (r: T[]) => boolean; resolve: () => void }[] = [];
   private dispose: (() => void) | null = null;
   closedWith: number | null = null;
+  /** The server acknowledged the connection (its onConnect accepted it). */
+  connected = false;
   /** The server completed the subscription. */
   completed = false;
 
@@ -20,7 +22,10 @@ export class Subscriber<T = Record<string, unknown>> {
       retryAttempts: 0,
       lazy: false,
       onNonLazyError: () => {}, // the close code is recorded below
-      on: { closed: (e) => (this.closedWith = (e as { code?: number }).code ?? null) },
+      on: {
+        closed: (e) => (this.closedWith = (e as { code?: number }).code ?? null),
+        connected: () => (this.connected = true),
+      },
     });
   }
 
@@ -60,6 +65,15 @@ export class Subscriber<T = Record<string, unknown>> {
     const until = Date.now() + timeoutMs;
     while (this.closedWith === null && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     return this.closedWith;
+  }
+
+  /** Waits for the server to acknowledge the connection. */
+  async ready(timeoutMs = 5_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!this.connected) {
+      if (Date.now() > until || this.closedWith !== null) throw new Error(`not connected (closed with ${this.closedWith})`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,53 @@
+import { ApiError } from './api-error.js';
+
+/**
+ * Checks for the values a client chooses freely (names, keys, dates, integers), in one place so
+ * that every resolver refuses the same mistakes the same way: BAD_USER_INPUT, before any query.
+ * (Ids and cursors: ids.ts and pagination.ts, which use these too.)
+ */
+
+export const MAX_NAME = 40;
+export const MAX_CLIENT_MOVE_ID = 100;
+export const INT32_MAX = 2 ** 31 - 1;
+
+/**
+ * Code points no human-readable text needs: controls (NUL included, which PostgreSQL cannot
+ * store), lone surrogates, private use, and invisible format characters (bidirectional
+ * overrides, zero-width spaces, BOM) that let one name pass for another. ZWNJ and ZWJ stay: some
+ * scripts and emoji sequences need them.
+ */
+const FORBIDDEN = /[\p{Cc}\p{Cs}\p{Co}]|(?![\u200c\u200d])\p{Cf}/u;
+
+function text(value: string, field: string, max: number): string {
+  const length = [...value].length;
+  if (length === 0 || length > max) throw new ApiError('BAD_USER_INPUT', `${field} must be 1 to ${max} characters`);
+  if (FORBIDDEN.test(value)) throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible formatting characters`);
+  return value;
+}
+
+/** A display name: NFC, trimmed, then 1–40 characters (code points), no control or format characters. Not unique. */
+export function playerName(raw: string): string {
+  return text(raw.normalize('NFC').trim(), 'name', MAX_NAME);
+}
+
+/** An idempotency key, compared as sent: 1–100 characters, no control or format characters. */
+export function clientMoveId(raw: string | null | undefined): string | null {
+  return raw === null || raw === undefined ? null : text(raw, 'clientMoveId', MAX_CLIENT_MOVE_ID);
+}
+
+/** Dates the database can store and a person can mean: 1970-01-01 to 9999-12-31 UTC. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+export function dateInRange(value: Date, field: string): Date {
+  const t = value.getTime();
+  if (!Number.isFinite(t) || t < EARLIEST || t > LATEST) throw new ApiError('BAD_USER_INPUT', `${field} must be between 1970-01-01 and 9999-12-31`);
+  return value;
+}
+
+/** An integer within [min, max] (inclusive); anything else is the client's mistake. */
+export function intInRange(value: number, field: string, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new ApiError('BAD_USER_INPUT', `${field} must be an integer from ${min} to ${max}`);
+  return value;
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { WebSocket } from 'ws';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { PrismaService } from '../database/prisma.service.js';
+
+/** The close code of a graphql-ws socket whose token was rotated or revoked (as for a bad token at connect). */
+export const TOKEN_REVOKED_CLOSE_CODE = 4403;
+const REASON = 'Forbidden: token revoked or rotated';
+
+/**
+ * The open graphql-ws sockets and the token each authenticated with. A rotate or revoke on this
+ * instance closes its sockets at once; every `TOKEN_CACHE_TTL_MS` one statement re-checks the
+ * tokens of all open sockets, so a rotate or revoke on another instance closes them here too.
+ */
+@Injectable()
+export class SocketSessions implements OnApplicationShutdown {
+  private readonly logger = new Logger(SocketSessions.name);
+  private readonly sockets = new Map<WebSocket, { digest: string; playerId: string }>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.timer = setInterval(
+      () => void this.recheck().catch((e: unknown) => this.logger.warn(`token re-check failed: ${String(e)}`)),
+      config.tokenCacheTtlMs,
+    );
+    this.timer.unref();
+  }
+
+  track(socket: WebSocket, digest: string, playerId: string): void {
+    this.sockets.set(socket, { digest, playerId });
+    socket.once('close', () => this.sockets.delete(socket));
+  }
+
+  /** Closes this player's sockets that authenticated with any token but `current` (null: all). */
+  closeStale(playerId: string, current: string | null): void {
+    for (const [socket, s] of this.sockets) if (s.playerId === playerId && s.digest !== current) this.close(socket);
+  }
+
+  /** Closes every socket whose token no longer names a player. */
+  async recheck(): Promise<void> {
+    if (this.sockets.size === 0) return;
+    const digests = [...new Set([...this.sockets.values()].map((s) => s.digest))];
+    const rows = await this.prisma.$queryRaw<{ tokenHash: string }[]>`SELECT "tokenHash" FROM "Player" WHERE "tokenHash" = ANY(${digests}::text[])`;
+    const valid = new Set(rows.map((r) => r.tokenHash));
+    for (const [socket, s] of this.sockets) if (!valid.has(s.digest)) this.close(socket);
+  }
+
+  private close(socket: WebSocket): void {
+    this.sockets.delete(socket);
+    socket.close(TOKEN_REVOKED_CLOSE_CODE, REASON);
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+}

@@ -1,0 +1,24 @@
+import { TokenCache } from './token-cache.js';
+
+describe('TokenCache', () => {
+  const ann = { id: 'a', name: 'Ann' };
+
+  it('trusts an entry for its TTL only', () => {
+    let now = 1_000;
+    const cache = new TokenCache(5_000, () => now);
+    cache.set('d1', ann);
+    now += 4_999;
+    expect(cache.get('d1')).toEqual(ann);
+    now += 1;
+    expect(cache.get('d1')).toBeUndefined();
+  });
+
+  it("evicts every digest of a player whose token changed, and no one else's", () => {
+    const cache = new TokenCache(60_000);
+    cache.set('d1', ann);
+    cache.set('d2', { id: 'b', name: 'Bob' });
+    cache.evictPlayer('a');
+    expect(cache.get('d1')).toBeUndefined();
+    expect(cache.get('d2')).toEqual({ id: 'b', name: 'Bob' });
+  });
+});

@@ -1,0 +1,216 @@
+import { randomBytes } from 'node:crypto';
+import { createConnection } from 'node:net';
+import pg from 'pg';
+import { startServer, type RunningServer } from '../src/bootstrap.js';
+import { loadConfig } from '../src/config/config.js';
+import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
+import { GqlClient } from './support/gql.js';
+import { Subscriber } from './support/ws.js';
+
+const M_REGISTER = `mutation($name: String!) { registerPlayer(name: $name) { token player { id } } }`;
+const M_CREATE = `mutation($input: CreateMatchInput!) { createMatch(input: $input) { id status } }`;
+const M_JOIN = `mutation($id: ID!) { joinMatch(matchId: $id) { id status } }`;
+const M_LEAVE = `mutation($id: ID!) { leaveMatch(matchId: $id) { id status } }`;
+const S_TURNS = `subscription { myTurns { id } }`;
+
+async function playerCount(app: TestApp): Promise<number> {
+  const db = new pg.Client({ connectionString: app.databaseUrl });
+  await db.connect();
+  try {
+    return (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Player"`)).rows[0].n;
+  } finally {
+    await db.end();
+  }
+}
+
+function expectRateLimited(body: { errors?: { extensions?: { code?: string; retryAfter?: unknown } }[] }, maxSeconds: number): void {
+  const e = body.errors?.[0];
+  expect(e?.extensions?.code).toBe('RATE_LIMITED');
+  expect(e?.extensions?.retryAfter).toEqual(expect.any(Number));
+  expect(e!.extensions!.retryAfter as number).toBeGreaterThanOrEqual(1);
+  expect(e!.extensions!.retryAfter as number).toBeLessThanOrEqual(maxSeconds);
+}
+
+describe('registrations per address (in memory)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_REGISTER: '3/60' });
+  });
+  afterAll(() => app.close());
+
+  it('refuses a fourth registration from one address with RATE_LIMITED and Retry-After, and stores no player', async () => {
+    for (let i = 0; i < 3; i++) await app.anon.request(M_REGISTER, { name: `r${i}` });
+    const before = await playerCount(app);
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: M_REGISTER, variables: { name: 'one too many' } }),
+    });
+    // A resolver's refusal is a GraphQL error (status 200, as every execution error here) with Retry-After.
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expectRateLimited((await res.json()) as { errors?: [] }, 60);
+    expect(await playerCount(app)).toBe(before);
+  });
+});
+
+describe('rate limits per player and per address (in memory)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({
+      RATE_LIMIT_CREATE_MATCH: '2/60',
+      RATE_LIMIT_MOVES: '3/60',
+      RATE_LIMIT_HTTP_PLAYER: '40/60',
+      RATE_LIMIT_WS_CONNECT: '3/60',
+      RATE_LIMIT_WS_SUBSCRIBE: '2/60',
+    });
+  });
+  afterAll(() => app.close());
+
+  it('counts createMatch and joinMatch per player, and match commands per player apart from them', async () => {
+    const ann = await app.player('ann');
+    const bob = await app.player('bob');
+    const { createMatch: m1 } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } });
+    await ann.request(M_CREATE, { input: { seats: 3 } });
+    const refused = await ann.raw(M_CREATE, { input: { seats: 3 } });
+    expectRateLimited(refused.body, 60);
+    // Bob's budget is his own; leaveMatch spends from the command budget (3), not from createMatch's.
+    await bob.request(M_JOIN, { id: m1.id });
+    await bob.request(M_LEAVE, { id: m1.id });
+    await bob.request(M_JOIN, { id: m1.id });
+    expect(await bob.errorCode(M_JOIN, { id: m1.id })).toBe('RATE_LIMITED');
+    await bob.request(M_LEAVE, { id: m1.id });
+    expect(await bob.errorCode(M_LEAVE, { id: m1.id })).toBe('FORBIDDEN'); // spent, then refused on its merits
+    expect(await bob.errorCode(M_LEAVE, { id: m1.id })).toBe('RATE_LIMITED');
+  });
+
+  it('limits requests per token over HTTP, leaving anonymous reads from other players untouched', async () => {
+    const cat = await app.player('cat');
+    let refused: Awaited<ReturnType<GqlClient['raw']>> | null = null;
+    for (let i = 0; i < 60 && !refused; i++) {
+      const res = await cat.raw('{ me { id } }');
+      if (res.status === 429) refused = res;
+    }
+    expect(refused).not.toBeNull();
+    expectRateLimited(refused!.body, 60);
+    expect((await app.anon.raw('{ __typename }')).status).toBe(200);
+  });
+
+  it('closes a fourth WebSocket connection from one address with 4290, and refuses a third subscription with RATE_LIMITED', async () => {
+    const dan = await app.player('dan');
+    const sockets = [0, 1, 2].map(() => new Subscriber(app.url, dan.token));
+    // Every WebSocket operation spends from the player's budget: two pass, the third is refused.
+    sockets[0].subscribe(S_TURNS, {}, (d) => d);
+    sockets[1].subscribe(S_TURNS, {}, (d) => d);
+    sockets[2].subscribe(S_TURNS, {}, (d) => d);
+    const refused = async () => {
+      for (let i = 0; i < 200 && !sockets.some((s) => s.errors.length > 0); i++) await new Promise((r) => setTimeout(r, 20));
+      return sockets.flatMap((s) => s.errors);
+    };
+    const errors = await refused();
+    expect(JSON.stringify(errors)).toContain('RATE_LIMITED');
+    expect(JSON.stringify(errors)).toContain('retryAfter');
+    const fourth = new Subscriber(app.url, dan.token);
+    expect(await fourth.closed()).toBe(4290);
+    await Promise.all([...sockets, fourth].map((s) => s.close()));
+  });
+});
+
+describe('the HTTP budget per address', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_HTTP_ADDRESS: '5/60' });
+  });
+  afterAll(() => app.close());
+
+  it('answers HTTP 429 before parsing, on GraphQL and REST alike, and never limits the health checks', async () => {
+    for (let i = 0; i < 5; i++) expect((await app.anon.raw('{ __typename }')).status).toBe(200);
+    const gql = await app.anon.raw('{ __typename }');
+    expect(gql.status).toBe(429);
+    expectRateLimited(gql.body, 60);
+    const rest = await fetch(`${app.url}/matches/00000000-0000-4000-8000-000000000000/record`);
+    expect(rest.status).toBe(429);
+    expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await rest.json()).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+    expect((await fetch(`${app.url}/health`)).status).toBe(200);
+  });
+});
+
+describe('the quota of WAITING matches', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ MAX_WAITING_MATCHES: '2' });
+  });
+  afterAll(() => app.close());
+
+  it('refuses a third waiting match, by creating or by joining, and frees a place when one is left', async () => {
+    const ann = await app.player('ann');
+    const bob = await app.player('bob');
+    const { createMatch: m1 } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } });
+    await ann.request(M_CREATE, { input: { seats: 3 } });
+    const refused = await ann.raw(M_CREATE, { input: { seats: 3 } });
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'TOO_MANY_WAITING_MATCHES', limit: 2 });
+    // A match that starts at once (every other seat a bot) is never waiting: allowed.
+    expect((await ann.request<{ createMatch: { status: string } }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch.status).toBe(
+      'IN_PROGRESS',
+    );
+    // Joining a match that then still waits counts too.
+    const { createMatch: b1 } = await bob.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } });
+    expect(await ann.errorCode(M_JOIN, { id: b1.id })).toBe('TOO_MANY_WAITING_MATCHES');
+    await ann.request(M_LEAVE, { id: m1.id });
+    expect((await ann.request<{ joinMatch: { status: string } }>(M_JOIN, { id: b1.id })).joinMatch.status).toBe('WAITING');
+  });
+});
+
+/** Redis is reachable when something answers PING on REDIS_URL (default: the local one). */
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisReachable = await new Promise<boolean>((resolve) => {
+  const u = new URL(REDIS_URL);
+  const socket = createConnection({ host: u.hostname, port: Number(u.port || 6379) });
+  socket.setTimeout(1_000, () => (socket.destroy(), resolve(false)));
+  socket.once('error', () => resolve(false));
+  socket.once('connect', () => socket.write('PING\r\n'));
+  socket.once('data', (d) => (socket.end(), resolve(d.toString().startsWith('+PONG'))));
+});
+const describeWithRedis = redisReachable ? describe : describe.skip;
+
+describeWithRedis(
+  redisReachable
+    ? 'rate limits shared through Redis by two instances'
+    : `rate limits shared through Redis (skipped: no Redis answers at ${REDIS_URL})`,
+  () => {
+    let a: TestApp;
+    let b: RunningServer;
+    const limits = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}`, RATE_LIMIT_REGISTER: '3/60' };
+    beforeAll(async () => {
+      a = await startTestApp(limits);
+      b = await startServer(
+        loadConfig({
+          ...UNLIMITED,
+          ...limits,
+          LOG_LEVEL: 'silent',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          DATABASE_URL: a.databaseUrl,
+          MIGRATE_ON_START: 'false',
+        }),
+        { logger: false },
+      );
+    });
+    afterAll(async () => {
+      await b?.close();
+      await a?.close();
+    });
+
+    it('spends one budget: two registrations on A and one on B use it up for both', async () => {
+      const onB = new GqlClient(b.url);
+      await a.anon.request(M_REGISTER, { name: 'a1' });
+      await a.anon.request(M_REGISTER, { name: 'a2' });
+      await onB.request(M_REGISTER, { name: 'b1' });
+      const refusedOnB = await onB.raw(M_REGISTER, { name: 'b2' });
+      expectRateLimited(refusedOnB.body, 60);
+      expect(await a.anon.errorCode(M_REGISTER, { name: 'a3' })).toBe('RATE_LIMITED');
+    });
+  },
+);
