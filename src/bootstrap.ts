@@ -25,6 +25,8 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
     const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(), {
       bufferLogs: true,
+      // A failing provider must reach main's one-line reason, not abort the process with a stack.
+      abortOnError: false,
       logger: options.logger === false ? false : undefined,
     });
     if (options.logger !== false) app.useLogger(app.get(Logger));

@@ -30,6 +30,12 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
   METRICS: bool.default(false),
+  // Recovery and several instances: due-work sweeper, match cache
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+  SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+  SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
+  SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
 });
 
 export type AppConfig = {
@@ -47,6 +53,10 @@ export type AppConfig = {
   wsKeepAliveMs: number;
   /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
   metrics: boolean;
+  /** due work (bot moves, later clocks and webhooks): how often every instance sweeps, how much per sweep */
+  sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
+  /** how long a cached match record may serve reads before it is read again */
+  matchCacheTtlMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -73,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     metrics: c.METRICS,
+    sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
+    matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
   };
 }
 

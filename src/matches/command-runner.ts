@@ -64,8 +64,10 @@ export class CommandRunner {
         return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null } : s;
       });
       try {
+        const next = decision.commit.state;
+        const botToMove = decision.commit.status === 'IN_PROGRESS' && next !== null && seats[next.round.turn]?.isBot === true;
         const { version, events } = await this.repo.commit(
-          decision.commit,
+          { ...decision.commit, botToMove },
           seats.map((s) => s.playerId),
         );
         const after: MatchRecord = {

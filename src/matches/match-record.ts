@@ -73,6 +73,8 @@ export interface Commit {
   scores?: readonly number[];
   roundsFinished: FinishedRoundRecord[];
   roundsStarted: { number: number; seed: number; starter: number }[];
+  /** the seat to move once this holds is a bot: the match becomes due work (see BotsService) */
+  botToMove?: boolean;
 }
 
 export interface CommitResult {
