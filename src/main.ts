@@ -3,7 +3,26 @@ import { startServer, type RunningServer } from './bootstrap.js';
 import { reasonOf } from './common/start-failure.js';
 
 async function main(): Promise<void> {
+  // This process owns shutdown: the embedded PostgreSQL package stops its server on SIGINT/SIGTERM
+  // by itself, which would pull the database from under the bot moves and sweeps still finishing.
+  // (Its exit hook stays: a process that dies of an error still stops its PostgreSQL.)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
   let server: RunningServer | undefined;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: shutting down`);
+    try {
+      await server?.close();
+      process.exit(0);
+    } catch (e) {
+      console.error(`shutdown: ${reasonOf(e)}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   try {
     const config = loadConfig(process.env);
     server = await startServer(config);
@@ -15,16 +34,6 @@ async function main(): Promise<void> {
     console.error(`cannot start: ${reasonOf(e)}`);
     process.exit(1);
   }
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal}: shutting down`);
-    await server?.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 void main();

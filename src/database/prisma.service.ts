@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -23,6 +23,9 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
 
   constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig) {
     const pool = new pg.Pool({ connectionString: url, max: config.dbPoolSize });
+    // An idle connection the database dropped (a restart, a terminated backend) is discarded by
+    // the pool and replaced on demand; unhandled, its error would end the process.
+    pool.on('error', (e) => new Logger(PrismaService.name).warn(`idle database connection lost: ${e.message}`));
     super({
       adapter: new PrismaPg(pool, { disposeExternalPool: true }),
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
