@@ -28,12 +28,24 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what
 }
 
 function instanceConfig(databaseUrl: string, env: Record<string, string> = {}) {
-  return loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'false', ...env });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    MIGRATE_ON_START: 'false',
+    ...env,
+  });
 }
 
 /** One move by this human, once their turn shows on the instance asked, from their own legal moves. */
 async function humanMove(client: GqlClient, matchId: string, rnd: () => number): Promise<void> {
-  const me = await eventually(() => viewOf(client, matchId), (m) => m.status !== 'IN_PROGRESS' || m.turn === m.mySeat, `${client.me?.name}'s turn`);
+  const me = await eventually(
+    () => viewOf(client, matchId),
+    (m) => m.status !== 'IN_PROGRESS' || m.turn === m.mySeat,
+    `${client.me?.name}'s turn`,
+  );
   if (me.status !== 'IN_PROGRESS') return;
   const input = { matchId, expectedVersion: me.version };
   if (me.legalMoves.length > 0) {
@@ -74,7 +86,11 @@ async function expectEveryBotMoveChosenOnce(prisma: PrismaService, matchId: stri
     const stored = apply(state, action);
     if (!stored.ok) throw new Error(`stored move refused on replay: ${stored.violation.code}`);
     if (seat.isBot) {
-      const choice = chooseBotAction(viewFor(state, seat.index), seat.botStrategy === 'random' ? 'random' : 'greedy', botSeed(Number(m.seed), state.lastSeq));
+      const choice = chooseBotAction(
+        viewFor(state, seat.index),
+        seat.botStrategy === 'random' ? 'random' : 'greedy',
+        botSeed(Number(m.seed), state.lastSeq),
+      );
       const chosen = apply(state, choice);
       expect(chosen.ok && chosen.state).toEqual(stored.state);
       botMoves++;
@@ -123,7 +139,9 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
   let aListen: number[];
   const listenPids = async () =>
     (
-      await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'dominoes-listen'`)
+      await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'dominoes-listen'`,
+      )
     ).rows.map((r) => r.pid);
 
   beforeAll(async () => {
@@ -168,7 +186,12 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
     // Moves on A reach B, its reads and its subscribers, within a bound.
     for (let i = 0; i < 3; i++) await moveOnA();
     const seen = await stored();
-    await eventually(() => viewOf(onB, matchId), (m) => m.version === seen.version, 'B serving the match after moves on A', 5_000);
+    await eventually(
+      () => viewOf(onB, matchId),
+      (m) => m.version === seen.version,
+      'B serving the match after moves on A',
+      5_000,
+    );
     await feed.until((r) => r.at(-1)?.seq === seen.lastEventSeq, 5_000);
 
     // B frozen, its LISTEN backend killed, A moves on: B hears nothing of these moves.
@@ -181,7 +204,11 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
 
     // B notices, listens again, forgets its cached match and re-reads every open feed.
     await eventually(listenPids, (pids) => pids.filter((p) => !aListen.includes(p)).length === 1, 'B listening again');
-    await eventually(() => viewOf(onB, matchId), (m) => m.version === missed.version, 'B serving the match after its reconnect');
+    await eventually(
+      () => viewOf(onB, matchId),
+      (m) => m.version === missed.version,
+      'B serving the match after its reconnect',
+    );
     await feed.until((r) => r.at(-1)?.seq === missed.lastEventSeq);
     const seqs = feed.received.map((e) => e.seq);
     expect(seqs).toEqual(Array.from({ length: missed.lastEventSeq }, (_, i) => i + 1));
@@ -190,7 +217,12 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
     await moveOnA();
     const after = await stored();
     await feed.until((r) => r.at(-1)?.seq === after.lastEventSeq, 5_000);
-    await eventually(() => viewOf(onB, matchId), (m) => m.version === after.version, 'B serving the match live again', 5_000);
+    await eventually(
+      () => viewOf(onB, matchId),
+      (m) => m.version === after.version,
+      'B serving the match live again',
+      5_000,
+    );
     await feed.close();
   });
 });
@@ -228,7 +260,12 @@ describe('two instances sweeping the same stranded bot matches', () => {
     // Two instances start; both sweep at boot and every 100 ms, three matches a claim, no grace.
     const env = { PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '100', SWEEP_BATCH_SIZE: '3', SWEEP_GRACE_MS: '0' };
     sweepers.push(...(await Promise.all([0, 1].map(() => startServer(instanceConfig(app.databaseUrl, env), { logger: false })))));
-    await eventually(() => botToMove(prisma, ids), (left) => left.length === 0, 'matches with a bot to move', 30_000);
+    await eventually(
+      () => botToMove(prisma, ids),
+      (left) => left.length === 0,
+      'matches with a bot to move',
+      30_000,
+    );
     for (const id of ids) {
       await expectReplayable(prisma, id);
       expect(await expectEveryBotMoveChosenOnce(prisma, id)).toBeGreaterThan(0);
@@ -243,7 +280,11 @@ describe('two instances sweeping the same stranded bot matches', () => {
           if (m.status !== 'IN_PROGRESS') return;
           const via = new GqlClient(sweepers[(i + round) % 2].url, owners.get(id)!.token, owners.get(id)!.me);
           await humanMove(via, id, rnd);
-          await eventually(() => botToMove(prisma, [id]), (left) => left.length === 0, 'bots handing back the turn');
+          await eventually(
+            () => botToMove(prisma, [id]),
+            (left) => left.length === 0,
+            'bots handing back the turn',
+          );
         }),
       );
     }

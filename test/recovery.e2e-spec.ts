@@ -47,7 +47,7 @@ async function register(url: string, name: string): Promise<GqlClient> {
  * received is an acknowledged move. Ends quietly once `stopped()` (the server is being killed).
  */
 async function play(client: GqlClient, matchId: string, tag: string, acks: Ack[], stopped: () => boolean): Promise<void> {
-  for (let n = 0; !stopped(); ) {
+  for (let n = 0; !stopped();) {
     try {
       const m = (await client.request<{ match: MatchT }>(Q_MINE, { id: matchId })).match;
       if (m.status !== 'IN_PROGRESS') return;
@@ -144,7 +144,10 @@ describe('crash recovery on the embedded default (npm start after a SIGKILL)', (
     prisma = new PrismaService(databaseUrl, loadConfig({ DATABASE_URL: databaseUrl }));
 
     // No acknowledged move is lost: each is stored, and no match is behind what a client was told.
-    const stored = await prisma.move.findMany({ where: { clientMoveId: { in: acked.map((a) => a.clientMoveId) } }, select: { matchId: true, clientMoveId: true } });
+    const stored = await prisma.move.findMany({
+      where: { clientMoveId: { in: acked.map((a) => a.clientMoveId) } },
+      select: { matchId: true, clientMoveId: true },
+    });
     expect(new Set(stored.map((m) => `${m.matchId}/${m.clientMoveId}`))).toEqual(new Set(acked.map((a) => `${a.matchId}/${a.clientMoveId}`)));
     const versions = new Map((await prisma.match.findMany({ where: { id: { in: matchIds } } })).map((m) => [m.id, m.version]));
     for (const a of acked) expect(versions.get(a.matchId)!).toBeGreaterThanOrEqual(a.version);
@@ -161,7 +164,9 @@ describe('crash recovery on the embedded default (npm start after a SIGKILL)', (
     };
     expect(await botsDone()).toEqual([]);
     if (process.env.REPORT_FIGURES) {
-      console.log(`${stranded} of ${matchIds.length} matches had a bot to move after the kill; none left ${Date.now() - restartedAt} ms after the restart listened`);
+      console.log(
+        `${stranded} of ${matchIds.length} matches had a bot to move after the kill; none left ${Date.now() - restartedAt} ms after the restart listened`,
+      );
     }
 
     // Every stored round replays to its snapshot, and play goes on after the restart.
