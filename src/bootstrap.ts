@@ -7,6 +7,7 @@ import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
 import { startDatabase, type RunningDatabase } from './database/database-url.js';
 import { applyMigrations } from './database/migrate.js';
+import { InstanceSlot } from './realtime/instance-slot.js';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -17,13 +18,17 @@ export interface RunningServer {
 
 /**
  * Starts everything the service needs: the database (embedded unless DATABASE_URL is set), its
- * migrations, then the HTTP + WebSocket server. Used by main.ts and by the e2e tests alike.
+ * migrations, this instance's claim on it (see InstanceSlot), then the HTTP + WebSocket server.
+ * Used by main.ts and by the e2e tests alike.
  */
 export async function startServer(config: AppConfig, options: { database?: RunningDatabase; logger?: boolean } = {}): Promise<RunningServer> {
   const database = options.database ?? (await startDatabase(config));
   let app: NestFastifyApplication | undefined;
+  let slot: InstanceSlot | undefined;
   try {
     if (config.migrateOnStart) await applyMigrations(database.url);
+    // Refused here when this instance's PUBSUB cannot run beside another's on this database.
+    slot = await InstanceSlot.claim(database.url, config.pubsub);
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
     app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(), {
       bufferLogs: true,
@@ -46,6 +51,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
       database,
       close: async () => {
         await running.close();
+        await slot?.close();
         if (!options.database) await database.stop();
       },
     };
@@ -53,6 +59,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     if (config.logLevel === 'debug' || config.logLevel === 'trace') NestLogger.flush();
     else NestLogger.detachBuffer();
     await app?.close().catch(() => {});
+    await slot?.close();
     if (!options.database) await database.stop().catch(() => {});
     throw e;
   }

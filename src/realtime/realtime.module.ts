@@ -3,7 +3,6 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { DATABASE_URL } from '../database/database.tokens.js';
 import type { StoredEvent } from '../matches/match-record.js';
 import { EVENT_BUS, InMemoryEventBus, PostgresEventBus, type EventBus } from './event-bus.js';
-import { InstanceSlot } from './instance-slot.js';
 import { MATCH_NOTIFIER, type MatchNotifier } from './match-notifier.js';
 import { WsKeepAlive } from './ws-keepalive.js';
 
@@ -13,14 +12,8 @@ import { WsKeepAlive } from './ws-keepalive.js';
   providers: [
     WsKeepAlive,
     {
-      // Refuses to start when this instance's PUBSUB cannot mix with another's on this database.
-      provide: InstanceSlot,
-      inject: [APP_CONFIG, DATABASE_URL],
-      useFactory: (config: AppConfig, url: string) => InstanceSlot.claim(url, config.pubsub),
-    },
-    {
       provide: EVENT_BUS,
-      inject: [APP_CONFIG, DATABASE_URL, InstanceSlot],
+      inject: [APP_CONFIG, DATABASE_URL],
       useFactory: async (config: AppConfig, url: string): Promise<EventBus> => {
         if (config.pubsub === 'memory') return new InMemoryEventBus();
         const bus = new PostgresEventBus(url);
@@ -42,13 +35,9 @@ import { WsKeepAlive } from './ws-keepalive.js';
   exports: [EVENT_BUS, MATCH_NOTIFIER, WsKeepAlive],
 })
 export class RealtimeModule implements OnApplicationShutdown {
-  constructor(
-    @Inject(EVENT_BUS) private readonly bus: EventBus,
-    @Inject(InstanceSlot) private readonly slot: InstanceSlot,
-  ) {}
+  constructor(@Inject(EVENT_BUS) private readonly bus: EventBus) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.bus.close();
-    await this.slot.close();
   }
 }
