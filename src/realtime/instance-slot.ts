@@ -46,6 +46,7 @@ export class InstanceSlot {
   private async take(): Promise<boolean> {
     const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: 'dominoes-instance' });
     client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
     await client.connect();
     const fn = this.mode === 'memory' ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
     const { rows } = await client.query<{ ok: boolean }>(`SELECT ${fn}($1::bigint) AS ok`, [INSTANCE_KEY]);
