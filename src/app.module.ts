@@ -9,6 +9,7 @@ import { formatError } from './common/format-error.js';
 import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './common/graphql-context.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
+import { DueWorkModule } from './due-work/due-work.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
@@ -50,6 +51,7 @@ export class AppModule {
         }),
         DatabaseModule,
         RateLimitsModule,
+        DueWorkModule,
         HealthModule,
         PlayersModule,
         MatchesModule,

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -8,6 +9,7 @@ import { startDatabase, type RunningDatabase } from './database/database-url.js'
 import { applyMigrations } from './database/migrate.js';
 import { limitHttpByAddress } from './rate-limits/http-rate-limit.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
+import { InstanceSlot } from './realtime/instance-slot.js';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -18,33 +20,49 @@ export interface RunningServer {
 
 /**
  * Starts everything the service needs: the database (embedded unless DATABASE_URL is set), its
- * migrations, then the HTTP + WebSocket server. Used by main.ts and by the e2e tests alike.
+ * migrations, this instance's claim on it (see InstanceSlot), then the HTTP + WebSocket server.
+ * Used by main.ts and by the e2e tests alike.
  */
 export async function startServer(config: AppConfig, options: { database?: RunningDatabase; logger?: boolean } = {}): Promise<RunningServer> {
   const database = options.database ?? (await startDatabase(config));
+  let app: NestFastifyApplication | undefined;
+  let slot: InstanceSlot | undefined;
   try {
     if (config.migrateOnStart) await applyMigrations(database.url);
+    // Refused here when this instance's PUBSUB cannot run beside another's on this database.
+    slot = await InstanceSlot.claim(database.url, config.pubsub);
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
-    const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(), {
+    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(), {
       bufferLogs: true,
+      // A failing provider must reach main's one-line reason, not abort the process or print a
+      // stack: Nest's own report of it stays in the buffer (printed only when logging verbosely).
+      abortOnError: false,
+      autoFlushLogs: false,
       logger: options.logger === false ? false : undefined,
     });
     if (options.logger !== false) app.useLogger(app.get(Logger));
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
-    app.enableShutdownHooks();
+    app.flushLogs();
+    // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    const running = app;
     return {
-      app,
+      app: running,
       url: `http://127.0.0.1:${port}`,
       database,
       close: async () => {
-        await app.close();
+        await running.close();
+        await slot?.close();
         if (!options.database) await database.stop();
       },
     };
   } catch (e) {
+    if (config.logLevel === 'debug' || config.logLevel === 'trace') NestLogger.flush();
+    else NestLogger.detachBuffer();
+    await app?.close().catch(() => {});
+    await slot?.close();
     if (!options.database) await database.stop().catch(() => {});
     throw e;
   }

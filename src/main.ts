@@ -1,23 +1,28 @@
-import { ConfigError, loadConfig } from './config/config.js';
+import { loadConfig } from './config/config.js';
 import { startServer, type RunningServer } from './bootstrap.js';
-
-/** One line a human can act on, instead of a stack trace, for the failures an operator causes. */
-function reasonOf(e: unknown): string {
-  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
-  if (e instanceof ConfigError) return e.message;
-  if (err.code === 'EADDRINUSE') return `port ${err.port ?? ''} is already in use (set PORT)`;
-  if (err.code === 'EACCES') return `no permission to listen on port ${err.port ?? ''} (set PORT)`;
-  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
-    return `cannot reach the database: ${err.message} (check DATABASE_URL)`;
-  if (typeof err.code === 'string' && /^(28|3D|08)/.test(err.code)) return `database refused the connection: ${err.message} (check DATABASE_URL)`;
-  const message = (err.message ?? String(e)).replace(/\s*\n\s*/g, ' ').trim();
-  if (/reach database server|database .* does not exist|authentication failed/i.test(message))
-    return `cannot reach the database: ${message} (check DATABASE_URL)`;
-  return message;
-}
+import { reasonOf } from './common/start-failure.js';
 
 async function main(): Promise<void> {
+  // This process owns shutdown: the embedded PostgreSQL package stops its server on SIGINT/SIGTERM
+  // by itself, which would pull the database from under the bot moves and sweeps still finishing.
+  // (Its exit hook stays: a process that dies of an error still stops its PostgreSQL.)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
   let server: RunningServer | undefined;
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`${signal}: shutting down`);
+    try {
+      await server?.close();
+      process.exit(0);
+    } catch (e) {
+      console.error(`shutdown: ${reasonOf(e)}`);
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
   try {
     const config = loadConfig(process.env);
     server = await startServer(config);
@@ -29,16 +34,6 @@ async function main(): Promise<void> {
     console.error(`cannot start: ${reasonOf(e)}`);
     process.exit(1);
   }
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    console.log(`${signal}: shutting down`);
-    await server?.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 void main();

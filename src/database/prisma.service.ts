@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
@@ -15,7 +15,7 @@ import { DATABASE_URL } from './database.tokens.js';
  * command, and a move's latency is the product's hot path. Everything else goes through Prisma.
  */
 @Injectable()
-export class PrismaService extends PrismaClient implements OnModuleDestroy {
+export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   /** SQL statements sent so far; counted only with METRICS=true (benchmarks read it). */
   statements = 0;
   private readonly pool: pg.Pool;
@@ -23,6 +23,9 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
 
   constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig) {
     const pool = new pg.Pool({ connectionString: url, max: config.dbPoolSize });
+    // An idle connection the database dropped (a restart, a terminated backend) is discarded by
+    // the pool and replaced on demand; unhandled, its error would end the process.
+    pool.on('error', (e) => new Logger(PrismaService.name).warn(`idle database connection lost: ${e.message}`));
     super({
       adapter: new PrismaPg(pool, { disposeExternalPool: true }),
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
@@ -60,7 +63,16 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** A statement of background work (sweeps): on the same pool, never counted as a request's. */
+  async background<T>(sql: Prisma.Sql): Promise<T[]> {
+    return (await this.pool.query(sql.text, sql.values)).rows as T[];
+  }
+
+  /**
+   * Closed last, after every other module's destroy hook: shutdown lets in-flight work (bot moves,
+   * sweeps) finish, and that work needs the pool.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
     await this.pool.end().catch(() => {});
   }

@@ -1,7 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { botSeed, chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
+import type { DueWorkKind } from '../due-work/due-work-kind.js';
+import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import type { MatchRecord } from './match-record.js';
 import { CommandRunner } from './command-runner.js';
+import { MatchesRepository } from './matches.repository.js';
 import { MatchesService } from './matches.service.js';
 
 /** A runaway guard: no match needs more bot moves than this in one go. */
@@ -11,9 +14,15 @@ const MAX_BOT_MOVES_PER_RUN = 2_000;
  * Plays bot seats on the server. After any commit that leaves a bot to move, the bots of that
  * match move one after another, each move its own transaction through the same command path as
  * a human's, so a bot never acts on stale state and a human never waits for a bot.
+ *
+ * That wake-up is the fast path, in the process that made the commit. The safety net is due work:
+ * the same commit marks the match as having a bot to move (`botDueAt`), and the sweeper of every
+ * instance plays matches left due (after a crash, a restart, a wake-up lost in another process).
+ * Both go through the compare-and-set: of two moves decided on one version, one applies.
  */
 @Injectable()
-export class BotsService implements OnApplicationShutdown {
+export class BotsService implements OnModuleDestroy, DueWorkKind {
+  readonly name = 'bot turn';
   private readonly logger = new Logger(BotsService.name);
   /** Matches whose bots are moving now, and whether another wake-up arrived meanwhile. */
   private readonly running = new Map<string, { again: boolean; done: Promise<void> }>();
@@ -21,17 +30,29 @@ export class BotsService implements OnApplicationShutdown {
 
   constructor(
     @Inject(MatchesService) private readonly matches: MatchesService,
+    @Inject(MatchesRepository) private readonly repo: MatchesRepository,
     @Inject(CommandRunner) runner: CommandRunner,
+    @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
   ) {
     runner.afterCommit = (id) => this.wake(id);
+    sweeper.register(this);
   }
 
   wake(matchId: string): void {
-    if (this.closing) return;
+    void this.run(matchId);
+  }
+
+  claim(limit: number, leaseMs: number): Promise<string[]> {
+    return this.repo.claimDueBotTurns(limit, leaseMs);
+  }
+
+  /** Moves this match's bots until none is to move; resolves when done (or at once when closing). */
+  run(matchId: string): Promise<void> {
+    if (this.closing) return Promise.resolve();
     const current = this.running.get(matchId);
     if (current) {
       current.again = true;
-      return;
+      return current.done;
     }
     const entry = { again: false, done: Promise.resolve() };
     entry.done = new Promise<void>((resolve) => setImmediate(resolve))
@@ -39,6 +60,7 @@ export class BotsService implements OnApplicationShutdown {
       .catch((e: unknown) => this.logger.error(e))
       .finally(() => this.running.delete(matchId));
     this.running.set(matchId, entry);
+    return entry.done;
   }
 
   /** Resolves once no bot of this match is moving (tests and shutdown use it). */
@@ -47,7 +69,8 @@ export class BotsService implements OnApplicationShutdown {
     await Promise.all(entries.map((e) => e?.done));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** No new runs; the move in flight of each running match finishes (the rest stay due). */
+  async onModuleDestroy(): Promise<void> {
     this.closing = true;
     await this.idle();
   }

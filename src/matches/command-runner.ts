@@ -62,7 +62,7 @@ export class CommandRunner {
       const seats = seatsAfter(record, decision.commit);
       try {
         const { version, events } = await this.repo.commit(
-          decision.commit,
+          { ...decision.commit, botToMove: botToMove(decision.commit, seats) },
           seats.map((s) => s.playerId),
         );
         const after: MatchRecord = {
@@ -91,8 +91,13 @@ export class CommandRunner {
    * with nothing written, when the creator already sits in `maxWaiting` WAITING matches.
    */
   async create(match: NewMatch, empty: MatchRecord, first: Commit, maxWaiting: number): Promise<MatchRecord | null> {
-    const seats = seatsAfter(empty, first).map((s) => s.playerId);
-    const result = await this.repo.insert(match, first, seats, maxWaiting);
+    const seats = seatsAfter(empty, first);
+    const result = await this.repo.insert(
+      match,
+      { ...first, botToMove: botToMove(first, seats) },
+      seats.map((s) => s.playerId),
+      maxWaiting,
+    );
     if (!result) return null;
     const created = await this.load(match.id, true);
     return this.afterCommitted(empty, created, result.events, first.moves);
@@ -109,6 +114,12 @@ export class CommandRunner {
     if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
     return after;
   }
+}
+
+/** Whether the seat to move once this commit holds is a bot: the match is then due work. */
+function botToMove(commit: Commit, seats: MatchRecord['seats']): boolean {
+  const next = commit.state;
+  return commit.status === 'IN_PROGRESS' && next !== null && seats[next.round.turn]?.isBot === true;
 }
 
 /** The seats once a commit holds (a seat's new player's name is not known here: null until re-read). */

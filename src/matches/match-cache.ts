@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
 import type { MatchRecord } from './match-record.js';
 
@@ -10,27 +11,38 @@ const MAX_ENTRIES = 10_000;
  * commit's version check fail, and the command then re-reads from the database. Entries are
  * replaced after every commit made here and dropped when a signal says another instance moved a
  * match on (PUBSUB=postgres), so reads lag another instance's commit only by the signal's latency.
+ * Two backstops for a signal that never came: everything is forgotten when the transport says
+ * signals may have been missed (a LISTEN reconnect), and an entry serves reads for at most
+ * MATCH_CACHE_TTL_MS after it was read or written.
  */
 @Injectable()
 export class MatchCache {
-  private readonly entries = new Map<string, MatchRecord>();
+  private readonly entries = new Map<string, { record: MatchRecord; at: number }>();
+  private readonly ttlMs: number;
 
-  constructor(@Inject(EVENT_BUS) bus: EventBus) {
+  constructor(@Inject(EVENT_BUS) bus: EventBus, @Inject(APP_CONFIG) config: AppConfig) {
+    this.ttlMs = config.matchCacheTtlMs;
     bus.onSignal((s) => {
       const cached = this.entries.get(s.matchId);
-      if (cached && cached.version < s.version) this.entries.delete(s.matchId);
+      if (cached && cached.record.version < s.version) this.entries.delete(s.matchId);
     });
+    bus.onResync(() => this.entries.clear());
   }
 
   get(id: string): MatchRecord | undefined {
-    return this.entries.get(id);
+    const cached = this.entries.get(id);
+    if (cached && Date.now() - cached.at > this.ttlMs) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    return cached?.record;
   }
 
   set(record: MatchRecord): void {
     const cached = this.entries.get(record.id);
-    if (cached && cached.version > record.version) return; // never go back in time
+    if (cached && cached.record.version > record.version) return; // never go back in time
     this.entries.delete(record.id); // re-insert: Map order is recency order
-    this.entries.set(record.id, record);
+    this.entries.set(record.id, { record, at: Date.now() });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 

@@ -81,6 +81,8 @@ export interface Commit {
   scores?: readonly number[];
   roundsFinished: FinishedRoundRecord[];
   roundsStarted: { number: number; starter: number }[];
+  /** the seat to move once this holds is a bot: the match becomes due work (see BotsService) */
+  botToMove?: boolean;
 }
 
 export interface CommitResult {

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from '../history/stats.writer.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
@@ -72,10 +73,30 @@ export interface NewMatch {
 /** The only place that talks to the database about matches. */
 @Injectable()
 export class MatchesRepository {
+  /** How long a fresh bot turn is left to the in-process wake-up before sweepers may take it. */
+  private readonly botGraceSeconds: number;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly stats: StatsWriter,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.botGraceSeconds = config.sweep.graceMs / 1000;
+  }
+
+  /**
+   * Claims up to `limit` matches whose bot is due to move, oldest first, skipping rows another
+   * instance is claiming or committing right now; the claim pushes their due time `leaseMs` ahead
+   * (the lease). Background work: not counted in the request metrics.
+   */
+  async claimDueBotTurns(limit: number, leaseMs: number): Promise<string[]> {
+    const rows = await this.prisma.background<{ id: string }>(Prisma.sql`
+      UPDATE "Match" m SET "botDueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      FROM (SELECT "id" FROM "Match" WHERE "botDueAt" <= now() ORDER BY "botDueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due
+      WHERE m."id" = due."id"
+      RETURNING m."id"`);
+    return rows.map((r) => r.id);
+  }
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */
   async find(id: string): Promise<MatchRecord | null> {
@@ -199,6 +220,7 @@ export class MatchesRepository {
         "status" = ${c.status}::"MatchStatus",
         "state" = ${c.state === null ? null : JSON.stringify(c.state)}::jsonb,
         "turn" = ${c.state && c.status === 'IN_PROGRESS' ? c.state.round.turn : null}::int,
+        "botDueAt" = CASE WHEN ${c.botToMove ?? false} THEN now() + make_interval(secs => ${this.botGraceSeconds}::float8) END,
         "winnerTeam" = ${c.winnerTeam}::int,
         "lastEventSeq" = "lastEventSeq" + ${events.length}::int,
         "startedAt" = CASE WHEN ${c.started ?? false} THEN now() ELSE "startedAt" END,

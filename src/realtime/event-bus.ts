@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import postgres from 'postgres';
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
 
 /**
  * What crosses between server instances: "match M has events up to seq S, and it has just
@@ -18,6 +19,11 @@ export interface EventBus {
   publish(signal: MatchSignal): Promise<void>;
   /** Every signal, from this instance and (multi-instance transports) from the others. */
   onSignal(handler: (signal: MatchSignal) => void): void;
+  /**
+   * Called when signals may have been missed (the transport reconnected): whoever keeps state
+   * derived from signals re-reads it from the database.
+   */
+  onResync(handler: () => void): void;
   close(): Promise<void>;
 }
 
@@ -35,49 +41,113 @@ export class InMemoryEventBus implements EventBus {
     this.emitter.on('signal', handler);
   }
 
+  onResync(handler: () => void): void {
+    this.emitter.on('resync', handler);
+  }
+
+  /** In one process nothing is ever missed; a transport built on this one calls it after a reconnect. */
+  resync(): void {
+    this.emitter.emit('resync');
+  }
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
 }
 
 const CHANNEL = 'dominoes_match_events';
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5000;
 
 /**
  * Several instances sharing one database: PostgreSQL LISTEN/NOTIFY, which needs no extra
- * service and works on the embedded database too. postgres.js re-issues LISTEN after a dropped
- * connection; a subscriber that missed signals meanwhile still catches up from the table on the
- * next one, since it always reads every event after the last seq it delivered.
+ * service and works on the embedded database too. The LISTEN session is watched: when it drops
+ * (a database restart, a network cut, a terminated backend) it is re-established with backoff,
+ * for as long as it takes, and once it is back a resync tells every consumer that signals may
+ * have been missed: the match cache forgets what it knew and every open feed reads the events
+ * it missed from the table.
  */
 export class PostgresEventBus implements EventBus {
-  private readonly sql: postgres.Sql;
+  private readonly logger = new Logger(PostgresEventBus.name);
+  private readonly notifier: pg.Pool;
   private readonly local = new InMemoryEventBus();
-  private listening: Promise<unknown> | undefined;
+  private listener: pg.Client | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
 
-  constructor(url: string) {
-    this.sql = postgres(url, { max: 2, onnotice: () => {} });
+  constructor(private readonly url: string) {
+    this.notifier = new pg.Pool({ connectionString: url, max: 2 });
+    this.notifier.on('error', () => {}); // an idle connection dropped: the next publish opens another
   }
 
+  /** The first LISTEN must work (start-up fails otherwise); later drops reconnect by themselves. */
   async start(): Promise<void> {
-    this.listening ??= this.sql.listen(CHANNEL, (payload) => {
-      try {
-        void this.local.publish(JSON.parse(payload) as MatchSignal);
-      } catch {
-        // Not ours: ignore anything on the channel that is not a signal.
-      }
-    });
-    await this.listening;
+    await this.listen();
   }
 
   async publish(signal: MatchSignal): Promise<void> {
-    await this.sql.notify(CHANNEL, JSON.stringify(signal));
+    await this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(signal)]);
   }
 
   onSignal(handler: (signal: MatchSignal) => void): void {
     this.local.onSignal(handler);
   }
 
+  onResync(handler: () => void): void {
+    this.local.onResync(handler);
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
     await this.local.close();
-    await this.sql.end({ timeout: 2 });
+    await this.listener?.end().catch(() => {});
+    await this.notifier.end().catch(() => {});
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: 'dominoes-listen' });
+    client.on('notification', (n) => {
+      if (n.channel !== CHANNEL || !n.payload) return;
+      try {
+        void this.local.publish(JSON.parse(n.payload) as MatchSignal);
+      } catch {
+        // Not ours: ignore anything on the channel that is not a signal.
+      }
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (e) {
+      await client.end().catch(() => {});
+      throw e;
+    }
+    if (this.closed) return void (await client.end().catch(() => {}));
+    this.listener = client;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.listener !== client || this.closed) return;
+    this.listener = null;
+    void client.end().catch(() => {});
+    this.logger.warn('the LISTEN connection dropped: reconnecting');
+    this.reconnect(RECONNECT_MIN_MS);
+  }
+
+  private reconnect(delayMs: number): void {
+    this.retry = setTimeout(() => {
+      this.listen()
+        .then(() => {
+          if (this.closed) return;
+          this.logger.log('LISTEN re-established: resyncing the match cache and open feeds');
+          this.local.resync();
+        })
+        .catch(() => {
+          if (!this.closed) this.reconnect(Math.min(delayMs * 2, RECONNECT_MAX_MS));
+        });
+    }, delayMs);
+    this.retry.unref();
   }
 }

@@ -10,7 +10,8 @@ import type { Player } from '../players/models/player.model.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
 import { PushIterator } from './push-iterator.js';
 
-type Listener = (signal: MatchSignal) => void;
+/** A signal, or 'resync': signals may have been missed, so read the table again. */
+type Listener = (signal: MatchSignal | 'resync') => void;
 
 /**
  * Per-process fan-out of match signals to subscriptions. A subscriber never trusts the signal's
@@ -35,6 +36,8 @@ export class MatchFeedService {
       this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
       if (signal.turnPlayerId) this.byPlayer.get(signal.turnPlayerId)?.forEach((l) => l(signal));
     });
+    // Signals may have been missed: every open match feed reads what it missed from the table.
+    bus.onResync(() => this.byMatch.forEach((listeners) => listeners.forEach((l) => l('resync'))));
   }
 
   /**
@@ -86,7 +89,7 @@ export class MatchFeedService {
       }
     };
     const listener: Listener = (s) => {
-      if (s.lastSeq > delivered) void pull();
+      if (s === 'resync' || s.lastSeq > delivered) void pull();
     };
     this.add(this.byMatch, matchId, listener);
     void pull();
@@ -97,6 +100,7 @@ export class MatchFeedService {
   myTurns(player: Player): AsyncIterableIterator<{ myTurns: Match }> {
     const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener));
     const listener: Listener = (s) => {
+      if (s === 'resync') return; // a turn handed over meanwhile shows in `match`; it is not replayed
       this.shared(`m:${s.matchId}:v${s.version}`, () => this.repo.find(s.matchId))
         .then((record) => {
           // Only if it is still the caller's turn when read (a fast opponent may be ahead).

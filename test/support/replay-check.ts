@@ -7,8 +7,8 @@ import type { TestApp } from './app.js';
  * Rebuilds a stored match from its deal source (chain head, id, client seeds) and stored moves alone, with the rules engine, and checks
  * that every finished round's stored snapshot, the live snapshot and the team scores agree.
  */
-export async function expectReplayable(app: TestApp, matchId: string): Promise<void> {
-  const prisma = app.server.app.get(PrismaService);
+export async function expectReplayable(app: TestApp | PrismaService, matchId: string): Promise<void> {
+  const prisma = 'server' in app ? app.server.app.get(PrismaService) : app;
   const m = await prisma.match.findUniqueOrThrow({
     where: { id: matchId },
     include: { rounds: { orderBy: { number: 'asc' } }, teams: { orderBy: { index: 'asc' } }, seats: { orderBy: { index: 'asc' } } },

@@ -1,0 +1,20 @@
+/**
+ * One kind of work that falls due (a bot to move; later a seat's clock, a webhook delivery). Its
+ * due time lives in a row written by the commit that causes it, so after a crash nothing is lost;
+ * the sweeper of every instance claims due rows and runs them.
+ */
+export interface DueWorkKind {
+  /** For logs. */
+  readonly name: string;
+  /**
+   * Claims up to `limit` due items and returns their keys. A claim is a lease: it pushes the item's
+   * due time `leaseMs` ahead in one statement (`… FOR UPDATE SKIP LOCKED`), so no other instance
+   * takes it meanwhile, and it falls due again by itself if this instance dies before finishing.
+   */
+  claim(limit: number, leaseMs: number): Promise<string[]>;
+  /**
+   * Does one claimed item's work through the same compare-and-set command path as a player's
+   * command, so racing a player, the in-process fast path or another instance applies it once.
+   */
+  run(key: string): Promise<void>;
+}

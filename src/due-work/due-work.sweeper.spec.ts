@@ -1,0 +1,78 @@
+import { loadConfig } from '../config/config.js';
+import type { DueWorkKind } from './due-work-kind.js';
+import { DueWorkSweeper } from './due-work.sweeper.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A kind with `due` items; each run takes `runMs`. Records what the sweeper asked of it. */
+function kindWith(due: number, runMs: number) {
+  const log = { claims: [] as number[], started: 0, finished: 0, concurrentClaims: 0, maxConcurrentClaims: 0 };
+  let left = due;
+  const kind: DueWorkKind = {
+    name: 'test',
+    async claim(limit) {
+      log.concurrentClaims++;
+      log.maxConcurrentClaims = Math.max(log.maxConcurrentClaims, log.concurrentClaims);
+      await sleep(1);
+      const n = Math.min(limit, left);
+      left -= n;
+      log.claims.push(n);
+      log.concurrentClaims--;
+      return Array.from({ length: n }, (_, i) => `k${left + i}`);
+    },
+    async run() {
+      log.started++;
+      await sleep(runMs);
+      log.finished++;
+    },
+  };
+  return { kind, log };
+}
+
+function sweeper(env: Record<string, string>) {
+  return new DueWorkSweeper(loadConfig({ SWEEP_INTERVAL_MS: '60000', SWEEP_BATCH_SIZE: '3', ...env }));
+}
+
+describe('DueWorkSweeper', () => {
+  it('sweeps at boot and drains a backlog batch after batch without waiting for the interval', async () => {
+    const s = sweeper({});
+    const { kind, log } = kindWith(8, 1);
+    s.register(kind);
+    s.onApplicationBootstrap();
+    for (let i = 0; i < 200 && log.finished < 8; i++) await sleep(10);
+    await s.onModuleDestroy();
+    expect(log.finished).toBe(8);
+    expect(log.claims).toEqual([3, 3, 2]); // full batches sweep again at once; a partial one waits for the interval
+    expect(log.maxConcurrentClaims).toBe(1); // sweeps never overlap
+  });
+
+  it('on shutdown claims nothing more and waits for the work in flight', async () => {
+    const s = sweeper({});
+    const { kind, log } = kindWith(3, 200);
+    s.register(kind);
+    s.onApplicationBootstrap();
+    while (log.started < 3) await sleep(5);
+    await s.onModuleDestroy();
+    expect(log.finished).toBe(3);
+    const claims = log.claims.length;
+    await sleep(50);
+    expect(log.claims.length).toBe(claims);
+  });
+
+  it('keeps sweeping after a failed claim (the database away for a moment)', async () => {
+    const s = sweeper({ SWEEP_INTERVAL_MS: '50' });
+    let calls = 0;
+    s.register({
+      name: 'flaky',
+      claim: async () => {
+        if (++calls === 1) throw new Error('connection refused');
+        return [];
+      },
+      run: async () => {},
+    });
+    s.onApplicationBootstrap();
+    while (calls < 3) await sleep(10);
+    await s.onModuleDestroy();
+    expect(calls).toBeGreaterThanOrEqual(3);
+  });
+});

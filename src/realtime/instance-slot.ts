@@ -1,0 +1,80 @@
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+import { StartupRefusal } from '../common/start-failure.js';
+
+/** One advisory-lock key for "a server instance uses this database" (per database, as all advisory locks). */
+const INSTANCE_KEY = 0x646f6d696e6f; // "domino"
+const RETRY_MS = 2000;
+
+/**
+ * Makes the PUBSUB choice safe with several instances. An instance with PUBSUB=memory hears only
+ * its own commits, so a second instance on its database would serve stale matches to it and it
+ * to the second: it takes the instance key exclusively, instances with PUBSUB=postgres take it
+ * shared, and start-up is refused when those cannot mix. The lock lives as long as this session;
+ * if the session drops it is taken again (and a conflict then is logged loudly).
+ */
+export class InstanceSlot {
+  private readonly logger = new Logger(InstanceSlot.name);
+  private client: pg.Client | null = null;
+  private closed = false;
+  private retry: NodeJS.Timeout | undefined;
+
+  private constructor(
+    private readonly url: string,
+    private readonly mode: 'memory' | 'postgres',
+  ) {}
+
+  static async claim(url: string, mode: 'memory' | 'postgres'): Promise<InstanceSlot> {
+    const slot = new InstanceSlot(url, mode);
+    if (!(await slot.take())) {
+      throw new StartupRefusal(
+        mode === 'memory'
+          ? 'another server instance uses this database, and PUBSUB=memory serves a single instance: stop the other one, or set PUBSUB=postgres on every instance'
+          : 'a server instance with PUBSUB=memory uses this database: set PUBSUB=postgres on every instance (or stop that one)',
+      );
+    }
+    return slot;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.client?.end().catch(() => {});
+  }
+
+  /** Connects and tries the lock; false when another instance's mode excludes this one. */
+  private async take(): Promise<boolean> {
+    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: 'dominoes-instance' });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    const fn = this.mode === 'memory' ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
+    const { rows } = await client.query<{ ok: boolean }>(`SELECT ${fn}($1::bigint) AS ok`, [INSTANCE_KEY]);
+    if (!rows[0].ok) {
+      await client.end().catch(() => {});
+      return false;
+    }
+    this.client = client;
+    return true;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.client !== client || this.closed) return;
+    this.client = null;
+    void client.end().catch(() => {});
+    this.retry = setTimeout(() => void this.retake(), RETRY_MS);
+    this.retry.unref();
+  }
+
+  private async retake(): Promise<void> {
+    if (this.closed) return;
+    try {
+      if (!(await this.take())) this.logger.error(`PUBSUB=${this.mode} conflicts with another instance on this database: stop one of them`);
+      else return;
+    } catch (e) {
+      this.logger.warn(`cannot take the instance lock again yet: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.retry = setTimeout(() => void this.retake(), RETRY_MS);
+    this.retry.unref();
+  }
+}

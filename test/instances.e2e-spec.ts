@@ -1,0 +1,303 @@
+import pg from 'pg';
+import { startServer, type RunningServer } from '../src/bootstrap.js';
+import { loadConfig } from '../src/config/config.js';
+import { PrismaService } from '../src/database/prisma.service.js';
+import {
+  actionsFromMoves,
+  apply,
+  botSeed,
+  chooseBotAction,
+  DEAL_CHAIN_LENGTH,
+  newMatch,
+  viewFor,
+  type MoveRecord,
+  type Rules,
+} from '../src/domain/index.js';
+import { CommandRunner } from '../src/matches/command-runner.js';
+import { dropTestDatabase } from './setup/test-database.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { lcg, viewOf } from './support/driver.js';
+import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
+import { GqlClient } from './support/gql.js';
+import { expectReplayable } from './support/replay-check.js';
+import { spawnServer, startServerChild, type ListeningServer } from './support/server-process.js';
+import { Subscriber } from './support/ws.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `ok` holds; the deadline only bounds a failure. */
+async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(v)} after ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+function instanceConfig(databaseUrl: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    MIGRATE_ON_START: 'false',
+    ...env,
+  });
+}
+
+/** One move by this human, once their turn shows on the instance asked, from their own legal moves. */
+async function humanMove(client: GqlClient, matchId: string, rnd: () => number): Promise<void> {
+  const me = await eventually(
+    () => viewOf(client, matchId),
+    (m) => m.status !== 'IN_PROGRESS' || m.turn === m.mySeat,
+    `${client.me?.name}'s turn`,
+  );
+  if (me.status !== 'IN_PROGRESS') return;
+  const input = { matchId, expectedVersion: me.version };
+  if (me.legalMoves.length > 0) {
+    const mv = me.legalMoves[Math.floor(rnd() * me.legalMoves.length)];
+    await client.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', { i: { ...input, tile: mv.tile, end: mv.end } });
+  } else {
+    await client.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: input });
+  }
+}
+
+/** Matches of these whose seat to move is a bot, from the database. */
+async function botToMove(prisma: PrismaService, ids: string[]): Promise<string[]> {
+  const rows = await prisma.match.findMany({ where: { id: { in: ids }, status: 'IN_PROGRESS' }, include: { seats: true } });
+  return rows.filter((m) => m.seats.find((s) => s.index === m.turn)?.isBot).map((m) => m.id);
+}
+
+/**
+ * Every stored bot move is what that bot chooses at that position, applied once: replaying the
+ * match from its seed, each bot move leaves the same state as the bot's own choice there.
+ */
+async function expectEveryBotMoveChosenOnce(prisma: PrismaService, matchId: string): Promise<number> {
+  const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId }, include: { seats: true } });
+  const rows = await prisma.move.findMany({ where: { matchId }, orderBy: { seq: 'asc' } });
+  const moves: MoveRecord[] = rows.map((r) => ({
+    seq: r.seq,
+    round: r.round,
+    seat: r.seat,
+    type: r.type,
+    tile: r.tileHigh === null ? null : { high: r.tileHigh, low: r.tileLow! },
+    end: (r.end as MoveRecord['end']) ?? null,
+    points: r.points,
+    count: r.count,
+  }));
+  const seats = [...m.seats].sort((a, b) => a.index - b.index);
+  const deal = { matchId, clientSeeds: seats.map((s) => s.clientSeed), anchor: { round: DEAL_CHAIN_LENGTH, secret: m.chainSecret } };
+  let { state } = newMatch({ seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, deal });
+  let botMoves = 0;
+  for (const action of actionsFromMoves(moves)) {
+    const seat = m.seats.find((s) => s.index === action.seat)!;
+    const stored = apply(state, action);
+    if (!stored.ok) throw new Error(`stored move refused on replay: ${stored.violation.code}`);
+    if (seat.isBot) {
+      const choice = chooseBotAction(viewFor(state, seat.index), seat.botStrategy === 'random' ? 'random' : 'greedy', botSeed(deal, state.lastSeq));
+      const chosen = apply(state, choice);
+      expect(chosen.ok && chosen.state).toEqual(stored.state);
+      botMoves++;
+    }
+    state = stored.state;
+  }
+  return botMoves;
+}
+
+describe('PUBSUB=memory serves a single instance', () => {
+  let a: TestApp;
+  let aStopped = false;
+  beforeAll(async () => {
+    a = await startTestApp();
+  });
+  afterAll(async () => {
+    if (aStopped) await dropTestDatabase(process.env.TEST_PG_SERVER_URL!, a.databaseUrl);
+    else await a.close();
+  });
+
+  it('refuses a second instance on the same database, with either PUBSUB, in one line', async () => {
+    for (const pubsub of ['memory', 'postgres']) {
+      const second = spawnServer({ DATABASE_URL: a.databaseUrl, PUBSUB: pubsub, MIGRATE_ON_START: 'false' });
+      expect(await second.exited).toBe(1);
+      const out = second.output().trim();
+      expect(out.split('\n')).toHaveLength(1);
+      expect(out).toMatch(/^cannot start: .*PUBSUB=postgres on every instance/);
+    }
+    // The first instance is unharmed.
+    expect((await a.anon.request<{ __typename: string }>('{ __typename }')).__typename).toBe('Query');
+  });
+
+  it('lets another instance start once the first has stopped', async () => {
+    await a.server.close();
+    aStopped = true;
+    const next = await startServer(instanceConfig(a.databaseUrl), { logger: false });
+    expect((await new GqlClient(next.url).request<{ __typename: string }>('{ __typename }')).__typename).toBe('Query');
+    await next.close();
+  });
+});
+
+describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connection', () => {
+  let a: TestApp;
+  let b: ListeningServer;
+  let admin: pg.Client;
+  let aListen: number[];
+  const listenPids = async () =>
+    (
+      await admin.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'dominoes-listen'`,
+      )
+    ).rows.map((r) => r.pid);
+
+  beforeAll(async () => {
+    a = await startTestApp({ PUBSUB: 'postgres' });
+    admin = new pg.Client({ connectionString: a.databaseUrl });
+    await admin.connect();
+    aListen = await listenPids();
+    // B caches reads for an hour: only the resync after a reconnect can make it forget.
+    b = await startServerChild({ DATABASE_URL: a.databaseUrl, PUBSUB: 'postgres', MIGRATE_ON_START: 'false', MATCH_CACHE_TTL_MS: '3600000' });
+  });
+  afterAll(async () => {
+    b.child.kill('SIGCONT');
+    await b.kill('SIGTERM');
+    await admin.end();
+    await a.close();
+  });
+
+  it('sees moves made on A, and after its LISTEN backend is killed serves no stale match and delivers what it missed', async () => {
+    const [bListen, ...others] = (await listenPids()).filter((pid) => !aListen.includes(pid));
+    expect(aListen).toHaveLength(1);
+    expect(others).toEqual([]);
+    const p0 = await a.player('n0');
+    const p1 = await a.player('n1');
+    const { createMatch } = await p0.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    const matchId = createMatch.id;
+    await p1.request(M_JOIN, { id: matchId });
+    const bySeat = new Map([
+      [0, p0],
+      [1, p1],
+    ]);
+    const rnd = lcg(11);
+    const moveOnA = async () => humanMove(bySeat.get((await viewOf(p0, matchId)).turn!)!, matchId, rnd);
+    const stored = async () =>
+      (await admin.query<{ version: number; lastEventSeq: number }>(`SELECT version, "lastEventSeq" FROM "Match" WHERE id = $1`, [matchId])).rows[0];
+    const onB = new GqlClient(b.url, p1.token);
+    const feed = new Subscriber<{ seq: number }>(b.url, p1.token).subscribe(
+      'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq } }',
+      { id: matchId },
+      (d) => d.matchEvents as { seq: number },
+    );
+
+    // Moves on A reach B, its reads and its subscribers, within a bound.
+    for (let i = 0; i < 3; i++) await moveOnA();
+    const seen = await stored();
+    await eventually(
+      () => viewOf(onB, matchId),
+      (m) => m.version === seen.version,
+      'B serving the match after moves on A',
+      5_000,
+    );
+    await feed.until((r) => r.at(-1)?.seq === seen.lastEventSeq, 5_000);
+
+    // B frozen, its LISTEN backend killed, A moves on: B hears nothing of these moves.
+    b.child.kill('SIGSTOP');
+    await admin.query('SELECT pg_terminate_backend($1)', [bListen]);
+    await eventually(listenPids, (pids) => !pids.includes(bListen), 'the LISTEN backend gone');
+    for (let i = 0; i < 4; i++) await moveOnA();
+    const missed = await stored();
+    b.child.kill('SIGCONT');
+
+    // B notices, listens again, forgets its cached match and re-reads every open feed.
+    await eventually(listenPids, (pids) => pids.filter((p) => !aListen.includes(p)).length === 1, 'B listening again');
+    await eventually(
+      () => viewOf(onB, matchId),
+      (m) => m.version === missed.version,
+      'B serving the match after its reconnect',
+    );
+    await feed.until((r) => r.at(-1)?.seq === missed.lastEventSeq);
+    const seqs = feed.received.map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: missed.lastEventSeq }, (_, i) => i + 1));
+
+    // And it is live again.
+    await moveOnA();
+    const after = await stored();
+    await feed.until((r) => r.at(-1)?.seq === after.lastEventSeq, 5_000);
+    await eventually(
+      () => viewOf(onB, matchId),
+      (m) => m.version === after.version,
+      'B serving the match live again',
+      5_000,
+    );
+    await feed.close();
+  });
+});
+
+describe('two instances sweeping the same stranded bot matches', () => {
+  let app: TestApp;
+  let prisma: PrismaService;
+  const sweepers: RunningServer[] = [];
+  beforeAll(async () => {
+    // The instance that makes the matches loses its bots' wake-ups (as a crashed one would) and
+    // does not sweep: every bot turn it hands out stays stranded until another instance sweeps.
+    app = await startTestApp({ PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '600000' });
+    app.server.app.get(CommandRunner).afterCommit = () => {};
+    prisma = app.server.app.get(PrismaService);
+  });
+  afterAll(async () => {
+    await Promise.all(sweepers.map((s) => s.close()));
+    await app.close();
+  });
+
+  it('moves each one exactly once, and keeps doing so while the in-process wake-up races the sweeps', async () => {
+    const ids: string[] = [];
+    const owners = new Map<string, GqlClient>();
+    const rnd = lcg(3);
+    for (let i = 0; i < 8; i++) {
+      const p = await app.player(`owner${i}`);
+      const input = { seats: 4, bots: 3, botStrategy: i % 2 ? 'RANDOM' : 'GREEDY', rules: { targetScore: 100 } };
+      const { createMatch } = await p.request<{ createMatch: MatchT }>(M_CREATE, { input });
+      ids.push(createMatch.id);
+      owners.set(createMatch.id, p);
+      if (createMatch.turn === 0) await humanMove(p, createMatch.id, rnd);
+    }
+    expect((await botToMove(prisma, ids)).sort()).toEqual([...ids].sort());
+
+    // Two instances start; both sweep at boot and every 100 ms, three matches a claim, no grace.
+    const env = { PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '100', SWEEP_BATCH_SIZE: '3', SWEEP_GRACE_MS: '0' };
+    sweepers.push(...(await Promise.all([0, 1].map(() => startServer(instanceConfig(app.databaseUrl, env), { logger: false })))));
+    await eventually(
+      () => botToMove(prisma, ids),
+      (left) => left.length === 0,
+      'matches with a bot to move',
+      30_000,
+    );
+    for (const id of ids) {
+      await expectReplayable(prisma, id);
+      expect(await expectEveryBotMoveChosenOnce(prisma, id)).toBeGreaterThan(0);
+    }
+
+    // Humans play on through both instances: each commit wakes its bots there while both sweepers
+    // may claim the same turn at once; the compare-and-set lets one move apply.
+    for (let round = 0; round < 4; round++) {
+      await Promise.all(
+        ids.map(async (id, i) => {
+          const m = await viewOf(owners.get(id)!, id);
+          if (m.status !== 'IN_PROGRESS') return;
+          const via = new GqlClient(sweepers[(i + round) % 2].url, owners.get(id)!.token, owners.get(id)!.me);
+          await humanMove(via, id, rnd);
+          await eventually(
+            () => botToMove(prisma, [id]),
+            (left) => left.length === 0,
+            'bots handing back the turn',
+          );
+        }),
+      );
+    }
+    for (const id of ids) {
+      await expectReplayable(prisma, id);
+      await expectEveryBotMoveChosenOnce(prisma, id);
+    }
+  });
+});
