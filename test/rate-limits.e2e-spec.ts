@@ -182,7 +182,7 @@ describeWithRedis(
   () => {
     let a: TestApp;
     let b: RunningServer;
-    const limits = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}`, RATE_LIMIT_REGISTER: '3/60' };
+    const limits = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}`, RATE_LIMIT_REGISTER: '3/60', PUBSUB: 'postgres' };
     beforeAll(async () => {
       a = await startTestApp(limits);
       b = await startServer(

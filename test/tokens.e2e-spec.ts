@@ -23,11 +23,13 @@ describe('token rotation and revocation', () => {
   let app: TestApp;
   let b: RunningServer;
   beforeAll(async () => {
-    app = await startTestApp({ TOKEN_CACHE_TTL_MS: '300' });
+    // Two instances on one database need PUBSUB=postgres (a memory instance refuses a neighbour).
+    app = await startTestApp({ TOKEN_CACHE_TTL_MS: '300', PUBSUB: 'postgres' });
     b = await startServer(
       loadConfig({
         ...UNLIMITED,
         TOKEN_CACHE_TTL_MS: '300',
+        PUBSUB: 'postgres',
         LOG_LEVEL: 'silent',
         PORT: '0',
         HOST: '127.0.0.1',
