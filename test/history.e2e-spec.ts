@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/app.js';
-import { driveMatch } from './support/driver.js';
+import { driveMatch, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT, type RoundT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { recordValidator, reverify, type RecordT } from './support/history-verify.js';
@@ -260,7 +260,7 @@ describe('match history', () => {
       expect(v.errors).toBeNull();
       expect(v.ok).toBe(true);
       expect(rec.format).toBe('straight-dominoes/match-record');
-      expect(rec.version).toBe(1);
+      expect(rec.version).toBe(2);
       const { problems, totals } = reverify(rec);
       expect(problems).toEqual([]);
       expect(totals).toEqual(final.teams.map((t) => t.score));
@@ -274,20 +274,21 @@ describe('match history', () => {
     const play = rec.rounds[0].moves.find((m) => m.type === 'PLAY' && m.points > 0)!;
     play.points += 5;
     expect(reverify(rec).problems.length).toBeGreaterThan(0);
-    // A resigned match: its cut-short round is exported with its plays, without draws' tiles.
+    // A resigned match: its cut-short round is exported UNFINISHED, nothing awarded, and (the
+    // match being over) with its draws' tiles and its hands, as GraphQL shows it.
     const { createMatch: r } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await b.request(M_JOIN, { id: r.id });
     await a.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: r.id });
     const resigned = (await (await fetch(`${app.url}/matches/${r.id}/record`)).json()) as RecordT & { ending: string };
     expect(validate(resigned).errors).toBeNull();
     expect(resigned.ending).toBe('RESIGNED');
-    expect(resigned.rounds.at(-1)!.status).toBe('UNFINISHED');
-    expect(
-      resigned.rounds
-        .at(-1)!
-        .moves.filter((m) => m.type === 'DRAW')
-        .every((m) => m.tile === null),
-    ).toBe(true);
+    const cut = resigned.rounds.at(-1)!;
+    expect(cut.status).toBe('UNFINISHED');
+    expect(cut.moves.filter((m) => m.type === 'DRAW').every((m) => m.tile !== null)).toBe(true);
+    const shown = (await viewOf(b, r.id)).currentRound!;
+    expect(shown.status).toBe('UNFINISHED');
+    expect(cut.result).toEqual({ ...shown.result, dominoSeat: null });
+    expect(cut.result!.hands.map((h) => h.tiles.length)).toEqual(shown.result!.hands.map((h) => h.tiles.length));
     expect(reverify(resigned).problems).toEqual([]);
     expect(resigned.winner).toBe(1);
     const { me } = await b.request<{ me: { stats: { matchesWon: number } } }>(Q_STATS);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import type { End, RoundResult, Rules } from '../domain/index.js';
+import type { End, RoundResult, Rules, Tile } from '../domain/index.js';
 import type { MatchStatusValue } from '../matches/match-record.js';
 import type { RecordSource } from './record-format.js';
 
@@ -18,9 +18,10 @@ type Raw = {
   rounds: RecordSource['rounds'] | null;
   /** [seq, round, seat, type, tileHigh, tileLow, end, points, count]: compact, it is the bulk */
   moves: [number, number, number, 'PLAY' | 'DRAW' | 'PASS', number | null, number | null, End | null, number, number | null][] | null;
+  cutShortHands: Tile[][] | null;
 };
 
-/** Reads what a match record is made of in one statement: no snapshots, never a seed. */
+/** Reads what a match record is made of in one statement: never a seed, of the snapshot only a cut-short round's hands. */
 @Injectable()
 export class RecordRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -38,7 +39,9 @@ export class RecordRepository {
              FROM "Round" r WHERE r."matchId" = m."id") END AS "rounds",
         CASE WHEN m."status" = 'FINISHED' THEN
           (SELECT json_agg(json_build_array(v."seq", v."round", v."seat", v."type", v."tileHigh", v."tileLow", v."end", v."points", v."count") ORDER BY v."seq")
-             FROM "Move" v WHERE v."matchId" = m."id") END AS "moves"
+             FROM "Move" v WHERE v."matchId" = m."id") END AS "moves",
+        -- the hands of a round a resignation cut short: the match is over, so they are shown
+        CASE WHEN m."status" = 'FINISHED' AND m."state"->'round'->>'status' = 'IN_PROGRESS' THEN m."state"->'round'->'hands' END AS "cutShortHands"
       FROM "Match" m WHERE m."id" = ${matchId}::uuid`;
     const m = rows[0];
     if (!m) return null;
@@ -56,6 +59,7 @@ export class RecordRepository {
         seats: m.seats ?? [],
         scores: m.scores ?? [],
         rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result as RoundResult | null })),
+        cutShortHands: m.cutShortHands,
         moves: (m.moves ?? []).map(([seq, round, seat, type, high, low, end, points, count]) => ({
           seq,
           round,

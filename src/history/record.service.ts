@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { assertMatchId } from '../matches/command-runner.js';
-import { buildMatchRecord, type MatchRecordV1 } from './record-format.js';
+import { buildMatchRecord, type MatchRecordV2 } from './record-format.js';
 import { RecordRepository } from './record.repository.js';
 
 @Injectable()
@@ -9,7 +9,7 @@ export class RecordService {
   constructor(private readonly repo: RecordRepository) {}
 
   /** Only a FINISHED match is exported: before that its hands are live and its scores moving. */
-  async record(matchId: string): Promise<MatchRecordV1> {
+  async record(matchId: string): Promise<MatchRecordV2> {
     assertMatchId(matchId);
     const loaded = await this.repo.load(matchId);
     if (!loaded) throw new ApiError('NOT_FOUND', `no match ${matchId}`);

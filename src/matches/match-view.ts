@@ -3,6 +3,7 @@ import {
   openEnds,
   teamsFor,
   viewFor,
+  type MatchState,
   type MatchView,
   type MoveRecord,
   type RoundResult,
@@ -66,6 +67,23 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules): Round
   };
 }
 
+/**
+ * The round a resignation cut short, once the match is over: UNFINISHED, nothing awarded, and
+ * shown in full like a finished round (its hands and draws are no longer anyone's secret).
+ */
+function cutShortRoundModel(state: MatchState): Round {
+  const round = finishedRoundModel(state.round, state.config.rules);
+  return {
+    ...round,
+    status: 'UNFINISHED' as RoundStatus,
+    result: {
+      end: 'RESIGNED' as RoundEnd,
+      awarded: state.teams.map(() => 0),
+      hands: state.round.hands.map((tiles, seat) => ({ seat, tiles: tiles.map((t) => ({ high: t.high, low: t.low })) })),
+    },
+  };
+}
+
 function liveRoundModel(view: MatchView): Round {
   const r = view.round;
   return {
@@ -110,7 +128,8 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
     legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
     canDraw: live ? view.canDraw : false,
-    currentRound: view ? liveRoundModel(view) : null,
+    currentRound:
+      !state || !view ? null : state.status === 'FINISHED' && state.round.status === 'IN_PROGRESS' ? cutShortRoundModel(state) : liveRoundModel(view),
     winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
     createdAt: record.createdAt,
     ref: { matchId: record.id, viewerSeat: mySeat },

@@ -18,7 +18,7 @@ import type { Player } from '../players/models/player.model.js';
 import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { assertMatchId, CommandRunner, type Decision } from './command-runner.js';
-import type { Commit, MatchRecord } from './match-record.js';
+import type { Commit, MatchRecord, NewEvent } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
@@ -205,7 +205,7 @@ export class MatchesService {
 
   /** Seats a player; when that fills the table, deals round 1 in the same commit. */
   private seatPlayer(r: MatchRecord, player: Player, index: number): Decision {
-    const joined = { type: 'PLAYER_JOINED', moveSeq: null };
+    const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null };
     const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
     if (!full) return { commit: this.bare(r, { status: 'WAITING', seatChanges: [{ index, playerId: player.id }], events: [joined] }) };
     const { state, events } = newMatch({ seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, seed: r.seed });

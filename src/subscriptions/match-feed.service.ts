@@ -5,6 +5,7 @@ import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
 import { MatchCache } from '../matches/match-cache.js';
 import { MatchesRepository } from '../matches/matches.repository.js';
 import { assertMatchId } from '../matches/command-runner.js';
+import type { MatchEventType } from '../matches/models/enums.js';
 import type { Match, MatchEvent } from '../matches/models/match.model.js';
 import type { Player } from '../players/models/player.model.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
@@ -161,7 +162,7 @@ export class MatchFeedService {
     // Another seat's draw never shows its tile, in the live feed or in a catch-up.
     const move = e.move ? moveModel(e.move) : null;
     if (move && move.type === 'DRAW' && move.seat !== match.mySeat) move.tile = null;
-    return { seq: e.seq, type: e.type, move, match };
+    return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, match };
   }
 
   private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
