@@ -87,12 +87,13 @@ async function main() {
   for await (const result of turns) {
     if (result.errors) throw new Error(JSON.stringify(result.errors));
     let match = result.data.myTurns;
-    if (match.id !== matchId || match.version <= known) continue;
-    known = match.version;
+    if (match.id !== matchId) continue;
     if (match.status !== 'IN_PROGRESS') {
       final = match; // the match ended: pushed once, whoever ended it
       break;
     }
+    if (match.version <= known) continue; // an answer already acted on is newer
+    known = match.version;
     // Our turn: act from each answer while it stays ours (a draw keeps the turn and is not pushed).
     while (match.status === 'IN_PROGRESS' && match.turn === match.mySeat) {
       try {

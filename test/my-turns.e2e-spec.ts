@@ -75,6 +75,17 @@ describe('myTurns: a feed a bot can live on', () => {
     await feed.close();
   });
 
+  it('pushes a match once when it is ABANDONED, to the player whose leaving abandoned it', async () => {
+    const a = await app.player('la');
+    const feed = new Subscriber<Pushed>(app.url, a.token).subscribe(S_TURNS, {}, pick);
+    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    await a.request('mutation($id: ID!) { leaveMatch(matchId: $id) { status } }', { id: createMatch.id });
+    await feed.until((r) => r.length >= 1);
+    expect(feed.received).toEqual([expect.objectContaining({ id: createMatch.id, status: 'ABANDONED', mySeat: null })]);
+    await feed.close();
+  });
+
   it('a bot living on myTurns alone plays a match against a server bot to its end, and hears when the bot wins', async () => {
     // Short matches (target 10) until the server's bot wins one: the human side cannot steer that.
     let botWon = false;
@@ -95,11 +106,11 @@ describe('myTurns: a feed a bot can live on', () => {
           });
         let m: Pushed = feed.received[handled++];
         expect(m.id).toBe(id);
-        if (m.version <= known) continue;
         if (m.status !== 'IN_PROGRESS') {
-          ended = m;
+          ended = m; // at the version of the human's own last answer when its play ended the match
           break;
         }
+        if (m.version <= known) continue;
         // A draw keeps the turn: act from each answer until the turn passes on (no push follows a own draw).
         while (m.status === 'IN_PROGRESS' && m.turn === m.mySeat) {
           if (m.legalMoves.length > 0) {
