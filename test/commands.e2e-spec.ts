@@ -140,6 +140,41 @@ describe('commands: races, idempotency and typed errors', () => {
     expect(stats.reduce((sum, s) => sum + s.pointsScored, 0)).toBe(teams.reduce((sum, t) => sum + t.score, 0));
   });
 
+  it('scopes a clientMoveId to one player in one match: another player, or another match, may use it for a new move', async () => {
+    /** Moves by whoever is to move (without a key) until it is `seat`'s turn; then `seat` moves with key "k". */
+    const moveWithK = async (matchId: string, clients: Map<number, GqlClient>, seat: number) => {
+      for (let guard = 0; ; guard++) {
+        const turn = (await viewOf(clients.get(0)!, matchId)).turn!;
+        const me = await viewOf(clients.get(turn)!, matchId);
+        const key = turn === seat ? { clientMoveId: 'k' } : {};
+        if (me.legalMoves.length > 0)
+          await clients.get(turn)!.request(PLAY, { i: { matchId, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end, ...key } });
+        else await clients.get(turn)!.request(DRAW, { i: { matchId, ...key } });
+        if (turn === seat || guard > 50) return;
+      }
+    };
+    const { id, bySeat } = await twoPlayer();
+    await moveWithK(id, bySeat, 0);
+    const afterFirst = await moveCount(id);
+    // Seat 1's "k" is a move of its own, not a retry of seat 0's.
+    await moveWithK(id, bySeat, 1);
+    expect(await moveCount(id)).toBeGreaterThan(afterFirst);
+    expect(await prisma.move.count({ where: { matchId: id, clientMoveId: 'k' } })).toBe(2);
+    // Seat 0's player uses "k" again in another match: a new move there too.
+    const other = await app.player('other');
+    const { createMatch } = await bySeat.get(0)!.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    await other.request(M_JOIN, { id: createMatch.id });
+    await moveWithK(
+      createMatch.id,
+      new Map([
+        [0, bySeat.get(0)!],
+        [1, other],
+      ]),
+      0,
+    );
+    expect(await prisma.move.count({ where: { matchId: createMatch.id, clientMoveId: 'k', playerId: bySeat.get(0)!.id } })).toBe(1);
+  });
+
   it('gives every bad input its contract code and changes nothing', async () => {
     const { id, a, b, bySeat } = await twoPlayer();
     const outsider = await app.player('outsider');

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from './support/app.js';
-import { driveMatch } from './support/driver.js';
+import { driveMatch, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT, type RoundT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { verifyRecord } from '../src/history/verify-record.js';
@@ -276,20 +276,21 @@ describe('match history', () => {
     const play = rec.rounds[0].moves.find((m) => m.type === 'PLAY' && m.points > 0)!;
     play.points += 5;
     expect(reverify(rec).problems.length).toBeGreaterThan(0);
-    // A resigned match: its cut-short round is exported with its plays, without draws' tiles.
+    // A resigned match: its cut-short round is exported UNFINISHED, nothing awarded, and (the
+    // match being over) with its draws' tiles and its hands, as GraphQL shows it.
     const { createMatch: r } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await b.request(M_JOIN, { id: r.id });
     await a.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: r.id });
     const resigned = (await (await fetch(`${app.url}/matches/${r.id}/record`)).json()) as RecordT & { ending: string };
     expect(validate(resigned).errors).toBeNull();
     expect(resigned.ending).toBe('RESIGNED');
-    expect(resigned.rounds.at(-1)!.status).toBe('UNFINISHED');
-    expect(
-      resigned.rounds
-        .at(-1)!
-        .moves.filter((m) => m.type === 'DRAW')
-        .every((m) => m.tile === null),
-    ).toBe(true);
+    const cut = resigned.rounds.at(-1)!;
+    expect(cut.status).toBe('UNFINISHED');
+    expect(cut.moves.filter((m) => m.type === 'DRAW').every((m) => m.tile !== null)).toBe(true);
+    const shown = (await viewOf(b, r.id)).currentRound!;
+    expect(shown.status).toBe('UNFINISHED');
+    expect(cut.result).toEqual({ ...shown.result, dominoSeat: null });
+    expect(cut.result!.hands.map((h) => h.tiles.length)).toEqual(shown.result!.hands.map((h) => h.tiles.length));
     expect(reverify(resigned).problems).toEqual([]);
     expect(verifyRecord(resigned).problems).toEqual([]);
     expect(resigned.winner).toBe(1);

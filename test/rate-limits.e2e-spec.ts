@@ -97,7 +97,7 @@ describe('rate limits per player and per address (in memory)', () => {
     expect((await app.anon.raw('{ __typename }')).status).toBe(200);
   });
 
-  it('closes a fourth WebSocket connection from one address with 4290, and refuses a third subscription with RATE_LIMITED', async () => {
+  it('closes a fourth WebSocket connection from one address with 4429, and refuses a third subscription with RATE_LIMITED', async () => {
     const dan = await app.player('dan');
     const sockets = [0, 1, 2].map(() => new Subscriber(app.url, dan.token));
     // Every WebSocket operation spends from the player's budget: two pass, the third is refused.
@@ -112,7 +112,7 @@ describe('rate limits per player and per address (in memory)', () => {
     expect(JSON.stringify(errors)).toContain('RATE_LIMITED');
     expect(JSON.stringify(errors)).toContain('retryAfter');
     const fourth = new Subscriber(app.url, dan.token);
-    expect(await fourth.closed()).toBe(4290);
+    expect(await fourth.closed()).toBe(4429);
     await Promise.all([...sockets, fourth].map((s) => s.close()));
   });
 });

@@ -1,16 +1,23 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { API_ERROR_CODES } from './api-error.js';
 
-/** Codes Apollo itself raises for a malformed request: the client's mistake, shown as is. */
-const REQUEST_ERROR_CODES = new Set<string>([
-  ...API_ERROR_CODES,
+/**
+ * Codes Apollo itself raises for a malformed request: the client's mistake, shown as is
+ * (catalogued in docs/errors.md with the API's own codes).
+ */
+export const GRAPHQL_REQUEST_ERROR_CODES = [
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
   'BAD_REQUEST',
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'OPERATION_RESOLUTION_FAILURE',
-]);
+] as const;
+
+/** What every unexpected failure is answered with, details withheld. */
+export const INTERNAL_ERROR_CODE = 'INTERNAL_SERVER_ERROR';
+
+const REQUEST_ERROR_CODES = new Set<string>([...API_ERROR_CODES, ...GRAPHQL_REQUEST_ERROR_CODES]);
 
 /**
  * Apollo's last word on every error: known codes pass through; anything else is a bug, so it is
@@ -24,6 +31,6 @@ export function formatError(log: (err: unknown) => void) {
       return { ...formatted, extensions };
     }
     log(error);
-    return { message: 'Internal server error', path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
+    return { message: 'Internal server error', path: formatted.path, extensions: { code: INTERNAL_ERROR_CODE } };
   };
 }

@@ -13,7 +13,10 @@ import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
 type WsExtra = { socket?: WebSocket; request?: IncomingMessage; session?: Session | null; address?: string };
 
 /** The close code of a graphql-ws connection refused for connecting too often (the reason says when to retry). */
-export const RATE_LIMITED_CLOSE_CODE = 4290;
+export const RATE_LIMITED_CLOSE_CODE = 4429;
+
+/** graphql-ws's close code for a refused connection_init; its own reason is a bare "Forbidden". */
+export const WS_FORBIDDEN = 4403;
 
 export interface TransportDeps {
   players: PlayersService;
@@ -24,9 +27,9 @@ export interface TransportDeps {
 
 /**
  * One authentication path for both transports: HTTP reads the Authorization header; graphql-ws
- * reads `connectionParams.authorization`, checked once in onConnect (a bad token closes the
- * socket with 4403) and remembered on the connection. Per-player HTTP budgets are spent here,
- * once per request.
+ * reads the connection params (see `wsAuthorization`), checked once in onConnect (a bad token
+ * closes the socket with 4403 and the reason HTTP gives) and remembered on the connection.
+ * Per-player HTTP budgets are spent here, once per request.
  */
 export function graphqlContext({ players, limits }: TransportDeps) {
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
@@ -61,6 +64,18 @@ function isWs(arg: object): arg is WsContext<Record<string, unknown>, WsExtra> {
   return 'extra' in arg && 'subscriptions' in arg;
 }
 
+/**
+ * The Authorization value of a graphql-ws connection: the connection params' `authorization` key
+ * in any letter case (clients write it as they would the HTTP header), else the Authorization
+ * header of the upgrade request (for clients that can set headers on it). Undefined: anonymous.
+ */
+export function wsAuthorization(params: Record<string, unknown> | undefined, request: IncomingMessage | undefined): unknown {
+  for (const [key, value] of Object.entries(params ?? {})) {
+    if (key.toLowerCase() === 'authorization' && value !== undefined && value !== null && value !== '') return value;
+  }
+  return request?.headers?.authorization;
+}
+
 export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: TransportDeps) {
   return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<boolean> => {
     const extra = ctx.extra as WsExtra;
@@ -76,8 +91,11 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
       return false;
     }
     try {
-      extra.session = await players.session(ctx.connectionParams?.authorization);
-    } catch {
+      extra.session = await players.session(wsAuthorization(ctx.connectionParams, extra.request));
+    } catch (e) {
+      // graphql-ws would close with a bare "Forbidden": close first with the reason HTTP gives
+      // (its own close that follows is then a no-op on a closing socket).
+      if (e instanceof ApiError) socket?.close(WS_FORBIDDEN, e.message);
       return false;
     }
     if (socket && extra.session) sockets.track(socket, extra.session.tokenHash, extra.session.player.id);

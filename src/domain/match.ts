@@ -56,6 +56,8 @@ export function apply(state: MatchState, action: Action): ApplyResult {
   if (state.status === 'FINISHED') return refuse('MATCH_OVER', 'the match is over');
   const round = state.round;
   if (round.status === 'FINISHED') return refuse('ROUND_OVER', 'the round is over');
+  // A tile that does not exist is wrong whoever is to move: say so rather than "not your turn".
+  if (action.type === 'PLAY' && !isValidTile(action.tile)) return refuse('INVALID_TILE', invalidTileMessage(action.tile));
   const seat = action.seat;
   if (seat !== round.turn) return refuse('NOT_YOUR_TURN', `it is seat ${round.turn}'s turn, not seat ${String(seat)}'s`);
   if (action.type === 'PLAY') return applyPlay(state, seat, action.tile, action.end);
@@ -64,7 +66,6 @@ export function apply(state: MatchState, action: Action): ApplyResult {
 }
 
 function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | null | undefined): ApplyResult {
-  if (!isValidTile(raw)) return refuse('INVALID_TILE', 'a tile has two integer halves from 0 to 6');
   const tile = normalizeTile(raw);
   const round = state.round;
   const hand = round.hands[seat];
@@ -73,14 +74,22 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
   const board = round.board;
   let end: End | null = null;
   if (board.lead === null) {
-    if (rawEnd !== null && rawEnd !== undefined) return refuse('NO_SUCH_END', 'the lead is played without an end');
+    if (rawEnd !== null && rawEnd !== undefined) return refuse('NO_SUCH_END', 'the lead is played without an end: leave end out (or null)');
     if (round.mustPlay !== null && !sameTile(round.mustPlay, tile)) {
       return refuse('MUST_LEAD_HIGHEST_DOUBLE', `the highest double ${round.mustPlay.high}-${round.mustPlay.low} must lead`);
     }
   } else {
     if (rawEnd !== null && rawEnd !== undefined) {
       const v = isEnd(rawEnd) ? endValue(board, rawEnd) : -1;
-      if (v < 0) return refuse('NO_SUCH_END', `${String(rawEnd)} is not an open end`);
+      if (v < 0) {
+        // UP and DOWN exist only on a spinner whose two sides are taken (R11).
+        const arm = rawEnd === 'UP' || rawEnd === 'DOWN';
+        return refuse(
+          'NO_SUCH_END',
+          `${String(rawEnd)} is not an open end${arm ? ' (the spinner arms open once both its sides are taken)' : ''}`,
+          arm ? 'R11' : 'R8',
+        );
+      }
       if (tile.high !== v && tile.low !== v) {
         return refuse('TILE_DOES_NOT_MATCH', `${tile.high}-${tile.low} does not match the ${v} on ${rawEnd}`);
       }
@@ -95,7 +104,7 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
         }
       }
       if (fitting === 0) return refuse('TILE_DOES_NOT_MATCH', `${tile.high}-${tile.low} matches no open end`);
-      if (fitting > 1) return refuse('END_REQUIRED', `${tile.high}-${tile.low} fits more than one end; name one`);
+      if (fitting > 1) return refuse('END_REQUIRED', `${tile.high}-${tile.low} fits more than one end; name one (the player chooses)`);
     }
     if (round.mustPlay !== null && !sameTile(round.mustPlay, tile)) {
       return refuse('MUST_PLAY_DRAWN_TILE', `the drawn ${round.mustPlay.high}-${round.mustPlay.low} must be played`);
@@ -141,8 +150,14 @@ function applyDraw(state: MatchState, seat: number): ApplyResult {
       ? refuse('MUST_LEAD_HIGHEST_DOUBLE', `the highest double ${round.mustPlay.high}-${round.mustPlay.low} must lead`)
       : refuse('MUST_PLAY_DRAWN_TILE', `the drawn ${round.mustPlay.high}-${round.mustPlay.low} must be played`);
   }
-  if (!rules.voluntaryDraw && hasPlay(round, seat)) return refuse('MUST_PLAY', 'a player who can play must play (R14)');
-  if (round.boneyard.length <= rules.reserve) return refuse('BONEYARD_EMPTY', 'nothing left to draw');
+  if (!rules.voluntaryDraw && hasPlay(round, seat))
+    return refuse('MUST_PLAY', 'a player who can play must play: drawing while holding a playable tile is illegal');
+  if (round.boneyard.length <= rules.reserve) {
+    return refuse(
+      'BONEYARD_EMPTY',
+      rules.reserve > 0 ? `nothing left to draw: the last ${rules.reserve} tiles are never drawn` : 'nothing left to draw',
+    );
+  }
   const tile = round.boneyard[0];
   const hands = round.hands.slice();
   hands[seat] = insertSorted(round.hands[seat], tile);
@@ -165,6 +180,11 @@ function applyDraw(state: MatchState, seat: number): ApplyResult {
     moves: d.moves,
   });
   return done(autoPass(d));
+}
+
+function invalidTileMessage(t: unknown): string {
+  const { high, low } = (t ?? {}) as { high?: unknown; low?: unknown };
+  return `${String(high)}-${String(low)} is not a tile: a tile has two whole-number halves from 0 to 6 (0-0 … 6-6)`;
 }
 
 function done(d: Draft): ApplyResult {

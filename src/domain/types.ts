@@ -120,22 +120,31 @@ export interface MatchState {
 }
 
 /** Why an action was refused. The state is untouched when one comes back. */
-export type ViolationCode =
-  | 'NOT_YOUR_TURN'
-  | 'INVALID_TILE' // pips outside 0..6 or not integers
-  | 'TILE_NOT_HELD'
-  | 'NO_SUCH_END' // the end is not open on this layout (or given for the lead)
-  | 'TILE_DOES_NOT_MATCH' // the tile cannot go on that end (or on any end)
-  | 'END_REQUIRED' // the tile fits more than one end and none was named
-  | 'MUST_PLAY_DRAWN_TILE' // a drawn playable tile must be played first (R15)
-  | 'MUST_LEAD_HIGHEST_DOUBLE'
-  | 'MUST_PLAY' // draw while holding a playable tile (R14)
-  | 'BONEYARD_EMPTY' // nothing left to draw above the reserve
-  | 'ROUND_OVER'
-  | 'MATCH_OVER';
+/**
+ * Why the engine refuses an action: a closed list, catalogued in docs/errors.md (a spec checks
+ * that every one is there). Each is a rule of docs/rules.md, cited by VIOLATION_RULES.
+ */
+export const VIOLATION_CODES = [
+  'NOT_YOUR_TURN', // another seat is to move (R7)
+  'INVALID_TILE', // pips outside 0..6 or not integers: no such tile (R1)
+  'TILE_NOT_HELD', // the tile is not in the mover's hand (R8)
+  'NO_SUCH_END', // the end is not open on this layout, or given for the lead (R8, R11)
+  'TILE_DOES_NOT_MATCH', // the tile cannot go on that end (or on any end) (R8)
+  'END_REQUIRED', // the tile fits more than one end and none was named (R8)
+  'MUST_PLAY_DRAWN_TILE', // a drawn playable tile must be played at once (R15)
+  'MUST_LEAD_HIGHEST_DOUBLE', // the highest double must lead (R6, leadRule HIGHEST_DOUBLE)
+  'MUST_PLAY', // draw while holding a playable tile (R14)
+  'BONEYARD_EMPTY', // nothing left to draw above the reserve (R15)
+  'ROUND_OVER', // the round has ended (R17)
+  'MATCH_OVER', // the match has ended (R22)
+] as const;
+
+export type ViolationCode = (typeof VIOLATION_CODES)[number];
 
 export interface Violation {
   readonly code: ViolationCode;
+  /** The rule of docs/rules.md applied, e.g. "R14"; the message cites it too. */
+  readonly rule: string;
   readonly message: string;
 }
 

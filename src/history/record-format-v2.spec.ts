@@ -26,6 +26,7 @@ function source(rounds: number[], scores: number[]): RecordSource {
     scores,
     rounds: rounds.map((number) => ({ number, starter: 0, status: 'FINISHED' as const, result: result([10, 0]) })),
     moves: [],
+    cutShortHands: null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { resolveRules, type RoundResult } from '../domain/index.js';
-import { buildMatchRecord, type RecordSource } from './record-format.js';
+import { buildRecordBody, type RecordSource } from './record-format.js';
 
 const result: RoundResult = { end: 'DOMINO', dominoSeat: 0, awarded: [10, 0], hands: [[], [{ high: 6, low: 4 }]] };
 
@@ -23,22 +23,23 @@ function source(over: Partial<RecordSource> = {}): RecordSource {
       { seq: 1, round: 1, seat: 0, type: 'PLAY', tile: { high: 5, low: 5 }, end: null, points: 10, count: 10 },
       { seq: 2, round: 1, seat: 1, type: 'DRAW', tile: { high: 6, low: 4 }, end: null, points: 0, count: null },
     ],
+    cutShortHands: null,
     ...over,
   };
 }
 
-describe('buildMatchRecord', () => {
+describe('buildRecordBody', () => {
   it('carries the format, the rules, seats, teams, moves and results, and no seed', () => {
-    const r = buildMatchRecord(source());
+    const r = buildRecordBody(source());
     expect(r.format).toBe('straight-dominoes/match-record');
-    expect(r.version).toBe(1);
+    expect(r.version).toBe(2);
     expect(Object.keys(r.rules)).toHaveLength(12);
     expect(JSON.stringify(r)).not.toMatch(/seed|boneyard/);
     expect(r.teams).toEqual([
       { index: 0, seats: [0] },
       { index: 1, seats: [1] },
     ]);
-    expect(r.seats[1]).toEqual({ index: 1, team: 1, isBot: true, botStrategy: 'greedy', player: null });
+    expect(r.seats[1]).toEqual({ index: 1, team: 1, isBot: true, botStrategy: 'GREEDY', player: null }); // GraphQL's spelling
     expect(r.rounds[0].moves[1].tile).toEqual({ high: 6, low: 4 }); // a finished round's draws are public
     expect(r.rounds[0].result).toEqual({
       end: 'DOMINO',
@@ -52,12 +53,21 @@ describe('buildMatchRecord', () => {
     expect(r.ending).toBe('TARGET_REACHED');
   });
 
-  it('hides the draws of a round cut short by a resignation, and marks it', () => {
-    const r = buildMatchRecord(source({ rounds: [{ number: 1, starter: 0, status: 'IN_PROGRESS', result: null }] }));
+  it('marks a round cut short by a resignation, and shows its draws and hands once the match is over', () => {
+    const hands = [[{ high: 3, low: 1 }], [{ high: 6, low: 4 }]];
+    const r = buildRecordBody(source({ rounds: [{ number: 1, starter: 0, status: 'IN_PROGRESS', result: null }], cutShortHands: hands }));
     expect(r.rounds[0].status).toBe('UNFINISHED');
-    expect(r.rounds[0].result).toBeNull();
+    expect(r.rounds[0].result).toEqual({
+      end: 'RESIGNED',
+      dominoSeat: null,
+      awarded: [0, 0],
+      hands: [
+        { seat: 0, tiles: [{ high: 3, low: 1 }] },
+        { seat: 1, tiles: [{ high: 6, low: 4 }] },
+      ],
+    });
     expect(r.rounds[0].moves[0].tile).toEqual({ high: 5, low: 5 });
-    expect(r.rounds[0].moves[1].tile).toBeNull();
+    expect(r.rounds[0].moves[1].tile).toEqual({ high: 6, low: 4 });
     expect(r.ending).toBe('RESIGNED');
   });
 });

@@ -1,12 +1,14 @@
 import { teamsFor, type RoundResult, type Rules, type Tile } from '../domain/index.js';
 
 /**
- * The match-record format, version 1 (docs/match-record.md, docs/match-record.schema.json).
- * Built only from public facts: no seed, no boneyard, no live hand. Pure, so the format is pinned
- * by a unit spec and the e2e re-verifies it against the rules engine.
+ * The match-record format, version 2 (docs/match-record.md, docs/match-record.v2.schema.json; what
+ * changed since version 1 is listed there): this file builds its body, every field but the
+ * fair-deal ones that record-format-v2.ts adds. Built only from public facts: no deal secret, no
+ * boneyard, no live hand. Pure, so the format is pinned by a unit spec and the e2e re-verifies it
+ * against the rules engine.
  */
 export const RECORD_FORMAT = 'straight-dominoes/match-record';
-export const RECORD_VERSION = 1;
+export const RECORD_VERSION = 2;
 
 export interface RecordMove {
   seq: number;
@@ -23,17 +25,18 @@ export interface RecordRound {
   starter: number;
   status: 'FINISHED' | 'UNFINISHED';
   moves: RecordMove[];
-  result: { end: RoundResult['end']; dominoSeat: number | null; awarded: number[]; hands: { seat: number; tiles: Tile[] }[] } | null;
+  result: { end: RoundResult['end'] | 'RESIGNED'; dominoSeat: number | null; awarded: number[]; hands: { seat: number; tiles: Tile[] }[] } | null;
 }
 
-export interface MatchRecordV1 {
+/** A version-2 record without its fair-deal fields (dealCommitment, seats[].clientSeed, rounds[].deal). */
+export interface RecordBody {
   format: typeof RECORD_FORMAT;
   version: typeof RECORD_VERSION;
   matchId: string;
   createdAt: string;
   finishedAt: string | null;
   rules: Rules;
-  seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; player: { id: string; name: string } | null }[];
+  seats: { index: number; team: number; isBot: boolean; botStrategy: 'GREEDY' | 'RANDOM' | null; player: { id: string; name: string } | null }[];
   teams: { index: number; seats: number[] }[];
   rounds: RecordRound[];
   finalScores: number[];
@@ -54,6 +57,8 @@ export interface RecordSource {
   scores: number[];
   rounds: { number: number; starter: number; status: 'IN_PROGRESS' | 'FINISHED'; result: RoundResult | null }[];
   moves: (RecordMove & { round: number })[];
+  /** The hands of the round a resignation cut short (the last one), or null. */
+  cutShortHands: Tile[][] | null;
 }
 
 const RULE_KEYS = [
@@ -73,18 +78,22 @@ const RULE_KEYS = [
 
 const tile = (t: Tile): Tile => ({ high: t.high, low: t.low });
 
-export function buildMatchRecord(src: RecordSource): MatchRecordV1 {
+const hands = (all: readonly (readonly Tile[])[]) => all.map((tiles, seat) => ({ seat, tiles: tiles.map(tile) }));
+
+export function buildRecordBody(src: RecordSource): RecordBody {
   const rules = Object.fromEntries(RULE_KEYS.map((k) => [k, src.rules[k]])) as unknown as Rules;
   const rounds: RecordRound[] = src.rounds.map((r) => {
     const finished = r.status === 'FINISHED' && r.result !== null;
+    // A round cut short by a resignation: the match is over, so its hands and draws are shown
+    // like a finished round's (since version 2); nothing was awarded for it.
+    const cutShort = !finished && src.cutShortHands !== null;
     const moves = src.moves
       .filter((m) => m.round === r.number)
-      // A round cut short by a resignation never revealed its hands: its draws stay hidden.
       .map((m) => ({
         seq: m.seq,
         seat: m.seat,
         type: m.type,
-        tile: m.tile && (finished || m.type === 'PLAY') ? tile(m.tile) : null,
+        tile: m.tile && (finished || cutShort || m.type === 'PLAY') ? tile(m.tile) : null,
         end: m.end,
         points: m.points,
         count: m.count,
@@ -96,13 +105,10 @@ export function buildMatchRecord(src: RecordSource): MatchRecordV1 {
       moves,
       result:
         finished && r.result
-          ? {
-              end: r.result.end,
-              dominoSeat: r.result.dominoSeat,
-              awarded: [...r.result.awarded],
-              hands: r.result.hands.map((tiles, seat) => ({ seat, tiles: tiles.map(tile) })),
-            }
-          : null,
+          ? { end: r.result.end, dominoSeat: r.result.dominoSeat, awarded: [...r.result.awarded], hands: hands(r.result.hands) }
+          : cutShort
+            ? { end: 'RESIGNED', dominoSeat: null, awarded: src.scores.map(() => 0), hands: hands(src.cutShortHands!) }
+            : null,
     };
   });
   return {
@@ -116,7 +122,8 @@ export function buildMatchRecord(src: RecordSource): MatchRecordV1 {
       index: s.index,
       team: s.team,
       isBot: s.isBot,
-      botStrategy: s.isBot ? s.botStrategy : null,
+      // Spelled as GraphQL's BotStrategy (version 1 had the stored lower case).
+      botStrategy: s.isBot && s.botStrategy ? (s.botStrategy.toUpperCase() as 'GREEDY' | 'RANDOM') : null,
       player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
     })),
     teams: teamsFor(src.seatCount, src.partnerships).map((seats, index) => ({ index, seats: [...seats] })),

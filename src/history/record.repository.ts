@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import type { End, RoundResult, Rules } from '../domain/index.js';
+import type { End, RoundResult, Rules, Tile } from '../domain/index.js';
 import type { MatchStatusValue } from '../matches/match-record.js';
 import type { RecordSource } from './record-format.js';
 import type { FairDealSource } from './record-format-v2.js';
@@ -22,11 +22,13 @@ type Raw = {
   rounds: RecordSource['rounds'] | null;
   /** [seq, round, seat, type, tileHigh, tileLow, end, points, count]: compact, it is the bulk */
   moves: [number, number, number, 'PLAY' | 'DRAW' | 'PASS', number | null, number | null, End | null, number, number | null][] | null;
+  cutShortHands: Tile[][] | null;
 };
 
 /**
- * Reads what a match record is made of in one statement: no snapshots. The chain's head is read
- * for a FINISHED match only, to reveal its rounds' secrets; it never goes into the record.
+ * Reads what a match record is made of in one statement; of the snapshot only a cut-short round's
+ * hands. The chain's head is read for a FINISHED match only, to reveal its rounds' secrets; it
+ * never goes into the record.
  */
 @Injectable()
 export class RecordRepository {
@@ -47,7 +49,9 @@ export class RecordRepository {
              FROM "Round" r WHERE r."matchId" = m."id") END AS "rounds",
         CASE WHEN m."status" = 'FINISHED' THEN
           (SELECT json_agg(json_build_array(v."seq", v."round", v."seat", v."type", v."tileHigh", v."tileLow", v."end", v."points", v."count") ORDER BY v."seq")
-             FROM "Move" v WHERE v."matchId" = m."id") END AS "moves"
+             FROM "Move" v WHERE v."matchId" = m."id") END AS "moves",
+        -- the hands of a round a resignation cut short: the match is over, so they are shown
+        CASE WHEN m."status" = 'FINISHED' AND m."state"->'round'->>'status' = 'IN_PROGRESS' THEN m."state"->'round'->'hands' END AS "cutShortHands"
       FROM "Match" m WHERE m."id" = ${matchId}::uuid`;
     const m = rows[0];
     if (!m) return null;
@@ -66,6 +70,7 @@ export class RecordRepository {
         seats: m.seats ?? [],
         scores: m.scores ?? [],
         rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result as RoundResult | null })),
+        cutShortHands: m.cutShortHands,
         moves: (m.moves ?? []).map(([seq, round, seat, type, high, low, end, points, count]) => ({
           seq,
           round,

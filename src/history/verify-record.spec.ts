@@ -36,6 +36,7 @@ function playedRecord(n: number, resignAfter?: number): MatchRecordV2 {
     scores: [...state.scores],
     rounds: [...finished, ...live].map((r) => ({ number: r.number, starter: r.starter, status: r.status, result: r.result })),
     moves: [...finished, ...live].flatMap((r) => r.moves.map((m) => ({ ...m }))),
+    cutShortHands: resigned ? state.round.hands.map((h) => [...h]) : null,
   };
   return buildMatchRecordV2(src, {
     chainSecret: cfg.deal.anchor.secret,
@@ -54,7 +55,21 @@ describe('verifyRecord', () => {
   it('accepts a match cut short by a resignation, its last round unfinished', () => {
     const rec = playedRecord(6, 30);
     expect(rec.ending).toBe('RESIGNED');
+    expect(rec.rounds.at(-1)!.result!.end).toBe('RESIGNED');
     expect(verifyRecord(rec).problems).toEqual([]);
+  });
+
+  it.each<[string, (rec: MatchRecordV2) => void, RegExp]>([
+    ['a hand shown for the cut-short round', (rec) => rec.rounds.at(-1)!.result!.hands[0].tiles.pop(), /UNFINISHED.*result/],
+    ['a bonus awarded for the cut-short round', (rec) => (rec.rounds.at(-1)!.result!.awarded[0] = 5), /UNFINISHED.*result/],
+    ['the cut-short round’s result dropped', (rec) => (rec.rounds.at(-1)!.result = null), /UNFINISHED.*result/],
+    ['a draw of the cut-short round hidden', (rec) => (findMove({ ...rec, rounds: [rec.rounds.at(-1)!] }, 'DRAW').tile = null), /tile/],
+  ])('rejects a resigned record with one fact changed: %s', (_what, tamper, problem) => {
+    const rec = playedRecord(6, 30);
+    tamper(rec);
+    const verdict = verifyRecord(rec);
+    expect(verdict.ok).toBe(false);
+    expect(verdict.problems.join('\n')).toMatch(problem);
   });
 
   const findMove = (rec: MatchRecordV2, type: string) => {
@@ -77,6 +92,11 @@ describe('verifyRecord', () => {
     ['the final scores', (rec) => (rec.finalScores[0] += 1), /final scores/],
     ['a play’s tile', (rec) => (rec.rounds[0].moves[0].tile = { high: 9, low: 9 }), /illegal|tile/],
     ['the version', (rec) => ((rec as { version: number }).version = 1), /version-2/],
+    [
+      'a bot strategy in version 1’s lower case',
+      (rec) => Object.assign(rec.seats[1], { isBot: true, botStrategy: 'greedy', player: null }),
+      /botStrategy/,
+    ],
     ['the shape itself', (rec) => ((rec as { seats: unknown }).seats = null), /malformed/],
   ])('rejects a record with one fact changed: %s', (_what, tamper, problem) => {
     const rec = playedRecord(7);

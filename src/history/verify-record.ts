@@ -18,8 +18,8 @@ import {
   type MoveRecord,
   type Tile,
 } from '../domain/index.js';
-import { RECORD_FORMAT } from './record-format.js';
-import { RECORD_VERSION_2, type MatchRecordV2 } from './record-format-v2.js';
+import { RECORD_FORMAT, RECORD_VERSION } from './record-format.js';
+import type { MatchRecordV2 } from './record-format-v2.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
 const tileText = (t: Tile | null | undefined) => (t ? `${t.high}-${t.low}` : 'none');
@@ -47,14 +47,20 @@ export function verifyRecord(input: unknown): Verdict {
 function check(rec: MatchRecordV2): Verdict {
   const problems: string[] = [];
   const done = (): Verdict => ({ ok: problems.length === 0, problems, rounds: rec?.rounds?.length ?? 0, moves: countMoves(rec) });
-  if (!rec || rec.format !== RECORD_FORMAT || rec.version !== RECORD_VERSION_2) {
-    problems.push(`not a version-${RECORD_VERSION_2} ${RECORD_FORMAT} (format ${json(rec?.format)}, version ${json(rec?.version)})`);
+  if (!rec || rec.format !== RECORD_FORMAT || rec.version !== RECORD_VERSION) {
+    problems.push(`not a version-${RECORD_VERSION} ${RECORD_FORMAT} (format ${json(rec?.format)}, version ${json(rec?.version)})`);
     return done();
   }
   if (!Array.isArray(rec.rounds) || rec.rounds.length === 0) problems.push('no rounds');
   if (!HEX64.test(String(rec.dealCommitment))) problems.push('dealCommitment is not 64 lowercase hex digits');
   const seeds = rec.seats.map((s) => s.clientSeed);
   seeds.forEach((s, i) => isClientSeed(s) || problems.push(`seat ${i}: client seed ${json(s)} is not 1–64 printable ASCII characters without "|"`));
+  // Version 2 spells a bot's strategy as GraphQL's BotStrategy (version 1 had it in lower case).
+  rec.seats.forEach((s, i) => {
+    const want: (string | null)[] = s.isBot ? ['GREEDY', 'RANDOM'] : [null];
+    if (!want.includes(s.botStrategy))
+      problems.push(`seat ${i}: botStrategy ${json(s.botStrategy)}, expected ${want.map((w) => json(w)).join(' or ')}`);
+  });
   if (problems.length > 0) return done();
 
   // 1. The chain and the decks.
@@ -136,7 +142,7 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
       }
       const e = produced.shift();
       if (!e) return void problems.push(`${where}: the engine made no move here (the record has a ${m.type})`);
-      const mismatch = moveMismatch(e, m, round.number, round.status === 'UNFINISHED');
+      const mismatch = moveMismatch(e, m, round.number);
       if (mismatch) return void problems.push(`${where}: ${mismatch}`);
     }
     const starter = starters.get(round.number);
@@ -152,6 +158,17 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
       };
       if (json(want) !== json(round.result)) problems.push(`round ${round.number}: result ${json(round.result)}, recomputed ${json(want)}`);
     } else if (results.has(round.number)) problems.push(`round ${round.number}: recorded UNFINISHED, but its moves end it`);
+    else {
+      // Cut short by a resignation: nothing awarded, and the hands as the moves left them.
+      const want = {
+        end: 'RESIGNED',
+        dominoSeat: null,
+        awarded: state.scores.map(() => 0),
+        hands: state.round.hands.map((tiles, seat) => ({ seat, tiles: tiles.map((t) => ({ high: t.high, low: t.low })) })),
+      };
+      if (json(want) !== json(round.result))
+        problems.push(`round ${round.number}: UNFINISHED with result ${json(round.result)}, recomputed ${json(want)}`);
+    }
   }
   if (produced.length > 0) problems.push(`the engine passed seat ${produced[0].seat} after the last recorded move`);
   if (json(state.scores) !== json(rec.finalScores)) problems.push(`final scores ${json(rec.finalScores)}, recomputed ${json(state.scores)}`);
@@ -161,13 +178,12 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
   else if (state.winner !== rec.winner) problems.push(`winner ${rec.winner}, recomputed ${json(state.winner)}`);
 }
 
-/** Why a recorded move differs from the engine's (null when it does not). A hidden draw matches any tile. */
-function moveMismatch(e: MoveRecord, m: MatchRecordV2['rounds'][number]['moves'][number], round: number, hiddenDraws: boolean): string | null {
+/** Why a recorded move differs from the engine's (null when it does not). Version 2 shows every draw's tile. */
+function moveMismatch(e: MoveRecord, m: MatchRecordV2['rounds'][number]['moves'][number], round: number): string | null {
   if (e.round !== round) return `the engine is in round ${e.round}`;
   if (e.seq !== m.seq || e.seat !== m.seat || e.type !== m.type)
     return `recorded ${m.type} by seat ${m.seat} (seq ${m.seq}), the engine made ${e.type} by seat ${e.seat} (seq ${e.seq})`;
-  if (!(m.type === 'DRAW' && m.tile === null && hiddenDraws) && !sameTile(e.tile, m.tile))
-    return `tile ${tileText(m.tile)}, the engine's ${tileText(e.tile)}`;
+  if (!sameTile(e.tile, m.tile)) return `tile ${tileText(m.tile)}, the engine's ${tileText(e.tile)}`;
   if ((e.end ?? null) !== (m.end ?? null)) return `end ${json(m.end)}, the engine's ${json(e.end)}`;
   if (e.points !== m.points) return `points ${m.points}, recomputed ${e.points}`;
   if ((e.count ?? null) !== (m.count ?? null)) return `count ${json(m.count)}, recomputed ${json(e.count)}`;

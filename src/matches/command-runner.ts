@@ -110,7 +110,9 @@ export class CommandRunner {
   }
 
   private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[], moves: readonly MoveRecord[]): Promise<MatchRecord> {
-    await this.notifier.committed(after.id, events, after.version, turnHandedTo(before, after, moves)).catch((e: unknown) => this.logger.error(e));
+    await this.notifier
+      .committed(after.id, events, after.version, turnHandedTo(before, after, moves), endedFor(before, after))
+      .catch((e: unknown) => this.logger.error(e));
     if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
     return after;
   }
@@ -142,4 +144,15 @@ export function turnHandedTo(before: MatchRecord, after: MatchRecord, moves: rea
   const mover = next.round.turn;
   const began = !prev || prev.round.turn !== mover || prev.round.number !== next.round.number || moves.some((m) => m.seat !== mover);
   return began ? (after.seats[mover]?.playerId ?? null) : null;
+}
+
+/**
+ * The players to tell that a commit has just ended the match (FINISHED or ABANDONED): everyone
+ * seated before or after it, so the last player to leave a WAITING match hears of it too.
+ */
+export function endedFor(before: MatchRecord, after: MatchRecord): string[] {
+  const over = (s: MatchRecord['status']) => s === 'FINISHED' || s === 'ABANDONED';
+  if (!over(after.status) || over(before.status)) return [];
+  const ids = [...before.seats, ...after.seats].map((s) => s.playerId).filter((id): id is string => id !== null);
+  return [...new Set(ids)];
 }

@@ -41,9 +41,23 @@ export interface FinishedRoundRecord {
   result: RoundResult;
 }
 
+/** What a stored event records (MatchEventType in GraphQL). */
+export type MatchEventTypeValue =
+  | 'PLAYER_JOINED'
+  | 'PLAYER_LEFT'
+  | 'CLIENT_SEED_SET'
+  | 'MATCH_STARTED'
+  | 'ROUND_STARTED'
+  | 'TILE_PLAYED'
+  | 'TILE_DRAWN'
+  | 'TURN_PASSED'
+  | 'ROUND_ENDED'
+  | 'MATCH_FINISHED'
+  | 'RESIGNED';
+
 /** A stored event, before its match-wide seq is assigned. */
 export interface NewEvent {
-  type: string;
+  type: MatchEventTypeValue;
   moveSeq: number | null;
 }
 
@@ -54,7 +68,7 @@ export interface StoredEvent extends NewEvent {
 /** A stored event as subscribers read it back. */
 export interface EventWithMove {
   seq: number;
-  type: string;
+  type: MatchEventTypeValue;
   move: MoveRecord | null;
 }
 

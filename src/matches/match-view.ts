@@ -5,6 +5,7 @@ import {
   openEnds,
   teamsFor,
   viewFor,
+  type MatchState,
   type MatchView,
   type MoveRecord,
   type RoundResult,
@@ -79,6 +80,23 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
   };
 }
 
+/**
+ * The round a resignation cut short, once the match is over: UNFINISHED, nothing awarded, and
+ * shown in full like a finished round (its hands and draws are no longer anyone's secret).
+ */
+function cutShortRoundModel(state: MatchState, dealSecret: string | null): Round {
+  const round = finishedRoundModel(state.round, state.config.rules, dealSecret);
+  return {
+    ...round,
+    status: 'UNFINISHED' as RoundStatus,
+    result: {
+      end: 'RESIGNED' as RoundEnd,
+      awarded: state.teams.map(() => 0),
+      hands: state.round.hands.map((tiles, seat) => ({ seat, tiles: tiles.map((t) => ({ high: t.high, low: t.low })) })),
+    },
+  };
+}
+
 function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
   const r = view.round;
   return {
@@ -95,6 +113,12 @@ function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
     result: resultModel(r.result),
     dealSecret,
   };
+}
+
+/** The round a match is in, or the one a resignation cut short once the match is over. */
+function currentRoundModel(state: MatchState, view: MatchView, dealSecret: string | null): Round {
+  const cutShort = state.status === 'FINISHED' && state.round.status === 'IN_PROGRESS';
+  return cutShort ? cutShortRoundModel(state, dealSecret) : liveRoundModel(view, dealSecret);
 }
 
 export function matchModel(record: MatchRecord, viewer: Player | null): Match {
@@ -127,7 +151,7 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
     legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
     canDraw: live ? view.canDraw : false,
-    currentRound: view ? liveRoundModel(view, revealedSecret(view.round.number, view.round.status === 'FINISHED')) : null,
+    currentRound: !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED')),
     winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
     createdAt: record.createdAt,
     ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret },

@@ -315,7 +315,7 @@ export class MatchesRepository {
     const rows = await this.prisma.$queryRaw<
       {
         seq: number;
-        type: string;
+        type: EventWithMove['type'];
         moveSeq: number | null;
         round: number | null;
         seat: number | null;

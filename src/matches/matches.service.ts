@@ -21,7 +21,7 @@ import { planFromEngine } from './commit-plan.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { clientSeedOrRandom, dealSourceOf, newDealChain, randomClientSeed } from './fair-deal-secrets.js';
-import type { Commit, MatchRecord } from './match-record.js';
+import type { Commit, MatchRecord, NewEvent } from './match-record.js';
 import { matchModel, seatOf } from './match-view.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
@@ -227,17 +227,17 @@ export class MatchesService {
         }
         return { unchanged: true, reread: true };
       }
-      // The order of checks: match over → seated → version current → to move → legal (engine).
-      // A stale expectedVersion wins over the rest: judged against a state the client has not
-      // seen, its move may be refused for reasons it cannot make sense of (a domino seat leads the
-      // next round too, so a duplicate of its last play would meet a new hand).
+      // The order of checks: match over → seated → version current → then the engine: a tile
+      // that exists → to move → legal. A stale expectedVersion wins over the rest: judged against
+      // a state the client has not seen, its move may be refused for reasons it cannot make sense
+      // of (a domino seat leads the next round too, so a duplicate of its last play would meet a
+      // new hand). A tile like 9-9 is refused as such even out of turn: no state makes it right.
       if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
       const seat = seatOf(r, player.id);
       if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
       if (input.expectedVersion != null && input.expectedVersion !== r.version) {
         throw new ApiError('STALE_VERSION', `the match is at version ${r.version}, not ${input.expectedVersion}`, { version: r.version });
       }
-      if (r.state.round.turn !== seat) throw new ApiError('NOT_YOUR_TURN', `it is seat ${r.state.round.turn}'s turn`);
       const result = apply(r.state, actionFor(seat));
       if (!result.ok) throw violationError(result.violation);
       return { commit: this.fromEngine(r, result, { clientMoveId, playerId: player.id }) };
@@ -260,7 +260,7 @@ export class MatchesService {
 
   /** Seats a player with their client seed; when that fills the table, deals round 1 in the same commit. */
   private seatPlayer(r: MatchRecord, player: Player, index: number, clientSeed: string): { commit: Commit } {
-    const joined = { type: 'PLAYER_JOINED', moveSeq: null };
+    const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null };
     const seatChanges = [{ index, playerId: player.id, clientSeed }];
     const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
     if (!full) return { commit: this.bare(r, { status: 'WAITING', seatChanges, events: [joined] }) };

@@ -14,9 +14,15 @@ export interface RequestContext {
   tokenHash: string | null;
   /** the client's address, for per-address rate limits */
   address: string;
-  /** which transport carries the operation (HTTP can answer a refusal with its status code) */
+  /** which transport carries the operation: HTTP can answer a refusal with its status code, and the fix for a missing token differs (a header, or connection params) */
   transport: 'http' | 'ws';
 }
+
+/** What an anonymous caller of a player-only operation is told, per transport. */
+export const NEEDS_TOKEN = {
+  http: 'this operation needs a player token: send the header Authorization: Bearer <token>',
+  ws: 'this operation needs a player token: this socket connected anonymously; reconnect with the connection params { "authorization": "Bearer <token>" } in connection_init (or an Authorization header on the upgrade request)',
+} as const;
 
 function contextOf(ctx: ExecutionContext): RequestContext {
   return GqlExecutionContext.create(ctx).getContext<RequestContext>();
@@ -26,7 +32,8 @@ function contextOf(ctx: ExecutionContext): RequestContext {
 @Injectable()
 export class AuthGuard implements CanActivate {
   canActivate(ctx: ExecutionContext): boolean {
-    if (!contextOf(ctx).player) throw new ApiError('UNAUTHENTICATED', 'this operation needs a player token (Authorization: Bearer <token>)');
+    const context = contextOf(ctx);
+    if (!context.player) throw new ApiError('UNAUTHENTICATED', NEEDS_TOKEN[context.transport]);
     return true;
   }
 }

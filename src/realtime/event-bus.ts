@@ -4,7 +4,7 @@ import pg from 'pg';
 
 /**
  * What crosses between server instances: "match M has events up to seq S, and it has just
- * become player P's turn". Small on purpose: subscribers read the events themselves from the
+ * become player P's turn" (or "it has just ended for players P, Q"). Small on purpose: subscribers read the events themselves from the
  * database, so ordering and completeness come from the table, never from the transport.
  */
 export interface MatchSignal {
@@ -13,6 +13,8 @@ export interface MatchSignal {
   version: number;
   /** the player whose turn it has just become, when that is a human */
   turnPlayerId: string | null;
+  /** when this commit ended the match (FINISHED or ABANDONED): its players, to be told once */
+  endedFor?: string[];
 }
 
 export interface EventBus {

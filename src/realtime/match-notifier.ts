@@ -5,7 +5,7 @@ import type { StoredEvent } from '../matches/match-record.js';
  * into subscription pushes; the service never waits on subscribers, only on the publish.
  */
 export interface MatchNotifier {
-  committed(matchId: string, events: StoredEvent[], version: number, turnPlayerId: string | null): Promise<void>;
+  committed(matchId: string, events: StoredEvent[], version: number, turnPlayerId: string | null, endedFor?: string[]): Promise<void>;
 }
 
 export const MATCH_NOTIFIER = Symbol('MATCH_NOTIFIER');

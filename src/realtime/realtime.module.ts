@@ -25,9 +25,10 @@ import { WsKeepAlive } from './ws-keepalive.js';
       provide: MATCH_NOTIFIER,
       inject: [EVENT_BUS],
       useFactory: (bus: EventBus): MatchNotifier => ({
-        committed: async (matchId: string, events: StoredEvent[], version: number, turnPlayerId: string | null) => {
+        committed: async (matchId: string, events: StoredEvent[], version: number, turnPlayerId: string | null, endedFor: string[] = []) => {
           if (events.length === 0) return;
-          await bus.publish({ matchId, lastSeq: events[events.length - 1].seq, version, turnPlayerId });
+          const signal = { matchId, lastSeq: events[events.length - 1].seq, version, turnPlayerId };
+          await bus.publish(endedFor.length > 0 ? { ...signal, endedFor } : signal);
         },
       }),
     },

@@ -1,14 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import type { EventWithMove } from '../matches/match-record.js';
+import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
 import { MatchCache } from '../matches/match-cache.js';
 import { MatchesRepository } from '../matches/matches.repository.js';
 import { assertMatchId } from '../matches/command-runner.js';
+import type { MatchEventType } from '../matches/models/enums.js';
 import type { Match, MatchEvent } from '../matches/models/match.model.js';
 import type { Player } from '../players/models/player.model.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
 import { PushIterator } from './push-iterator.js';
+import { TurnsRepository } from './turns.repository.js';
 
 /** A signal, or 'resync': signals may have been missed, so read the table again. */
 type Listener = (signal: MatchSignal | 'resync') => void;
@@ -31,10 +33,13 @@ export class MatchFeedService {
     @Inject(EVENT_BUS) bus: EventBus,
     private readonly repo: MatchesRepository,
     private readonly cache: MatchCache,
+    private readonly turns: TurnsRepository,
   ) {
     bus.onSignal((signal) => {
       this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
-      if (signal.turnPlayerId) this.byPlayer.get(signal.turnPlayerId)?.forEach((l) => l(signal));
+      const players = new Set(signal.endedFor);
+      if (signal.turnPlayerId) players.add(signal.turnPlayerId);
+      for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
     });
     // Signals may have been missed: every open match feed reads what it missed from the table.
     bus.onResync(() => this.byMatch.forEach((listeners) => listeners.forEach((l) => l('resync'))));
@@ -96,20 +101,47 @@ export class MatchFeedService {
     return out;
   }
 
-  /** The caller's matches, each time it becomes the caller's turn in one of them. */
+  /**
+   * The caller's matches where it is their turn: first every one where it is their turn now (a
+   * turn that began before the subscription is not lost), then each time a turn begins, and once
+   * more when a match of theirs ends (status FINISHED or ABANDONED), so a client living on this
+   * feed alone learns that a match is over whoever ended it (a resignation, a bot's winning play).
+   * Work is done in signal order per subscription, and a match is never pushed twice at the same
+   * version, so the catch-up and a signal racing it give one push.
+   */
   myTurns(player: Player): AsyncIterableIterator<{ myTurns: Match }> {
     const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener));
+    const pushedAt = new Map<string, number>(); // match id → version last pushed, while the match is live
+    const push = (record: MatchRecord): void => {
+      if ((pushedAt.get(record.id) ?? -1) >= record.version) return;
+      const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
+      if (over) pushedAt.delete(record.id);
+      else pushedAt.set(record.id, record.version);
+      out.push({ myTurns: matchModel(record, player) });
+    };
+    const isMyTurn = (r: MatchRecord) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
+    let queue: Promise<void> = (async () => {
+      for (const id of await this.turns.turnsOf(player.id)) {
+        const record = await this.repo.find(id);
+        if (record && isMyTurn(record)) push(record);
+      }
+    })();
     const listener: Listener = (s) => {
       if (s === 'resync') return; // a turn handed over meanwhile shows in `match`; it is not replayed
-      this.shared(`m:${s.matchId}:v${s.version}`, () => this.repo.find(s.matchId))
-        .then((record) => {
-          // Only if it is still the caller's turn when read (a fast opponent may be ahead).
-          if (record && record.version >= s.version && record.state && seatOf(record, player.id) === record.state.round.turn) {
-            out.push({ myTurns: matchModel(record, player) });
-          }
+      queue = queue
+        .then(async () => {
+          const record = await this.latest(s.matchId, s.version);
+          if (!record) return;
+          const ended = s.endedFor?.includes(player.id) && (record.status === 'FINISHED' || record.status === 'ABANDONED');
+          // A turn only if it is still the caller's when read (a fast opponent may be ahead).
+          if (ended || (s.turnPlayerId === player.id && isMyTurn(record))) push(record);
         })
         .catch((e: unknown) => this.logger.error(e));
     };
+    queue = queue.catch((e: unknown) => {
+      this.logger.error(e);
+      out.fail(e);
+    });
     this.add(this.byPlayer, player.id, listener);
     return out;
   }
@@ -122,11 +154,19 @@ export class MatchFeedService {
     return n;
   }
 
+  /** The match at `version` or later: the cache when it is that fresh, else one shared read. */
+  private async latest(matchId: string, version: number): Promise<MatchRecord | null> {
+    const cached = this.cache.get(matchId);
+    if (cached && cached.version >= version) return cached;
+    const record = await this.shared(`m:${matchId}:v${version}`, () => this.repo.find(matchId));
+    return record && record.version >= version ? record : null;
+  }
+
   private eventModel(e: EventWithMove, match: Match): MatchEvent {
     // Another seat's draw never shows its tile, in the live feed or in a catch-up.
     const move = e.move ? moveModel(e.move) : null;
     if (move && move.type === 'DRAW' && move.seat !== match.mySeat) move.tile = null;
-    return { seq: e.seq, type: e.type, move, match };
+    return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, match };
   }
 
   private shared<T>(key: string, read: () => Promise<T>): Promise<T> {

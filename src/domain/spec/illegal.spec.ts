@@ -29,6 +29,7 @@ const cases: [string, MatchState, Action, ViolationCode][] = [
   ['not a seat', live, { type: 'DRAW', seat: 9 }, 'NOT_YOUR_TURN'],
   ['pips out of range', live, { type: 'PLAY', seat: 0, tile: { high: 7, low: 1 }, end: 'LEFT' }, 'INVALID_TILE'],
   ['pips not integers', live, { type: 'PLAY', seat: 0, tile: { high: 1.5, low: 1 }, end: 'LEFT' }, 'INVALID_TILE'],
+  ['no such tile, out of turn: the tile is judged first', live, { type: 'PLAY', seat: 1, tile: { high: 9, low: 9 }, end: 'LEFT' }, 'INVALID_TILE'],
   ['tile not held', live, { type: 'PLAY', seat: 0, tile: t('5-0'), end: 'LEFT' }, 'TILE_NOT_HELD'],
   ['end not open', live, { type: 'PLAY', seat: 0, tile: t('3-1'), end: 'DOWN' }, 'NO_SUCH_END'],
   ['tile not matching that end', live, { type: 'PLAY', seat: 0, tile: t('3-1'), end: 'LEFT' }, 'TILE_DOES_NOT_MATCH'],
@@ -44,7 +45,9 @@ describe('illegal actions', () => {
     const before = structuredClone(state);
     const res = apply(state, action);
     expect(res).toMatchObject({ ok: false, violation: { code } });
-    if (!res.ok) expect(res.violation.message.length).toBeGreaterThan(0);
+    // Every refusal cites the rule it applies, in its message and as a field.
+    if (!res.ok) expect(res.violation.message).toMatch(new RegExp(`\\(${res.violation.rule}\\)$`));
+    if (!res.ok) expect(res.violation.rule).toMatch(/^R\d+$/);
     expect(state).toStrictEqual(before);
   });
   it('a forced drawn tile: anything else is MUST_PLAY_DRAWN_TILE', () => {

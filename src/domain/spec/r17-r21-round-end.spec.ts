@@ -102,6 +102,25 @@ describe('R20 ties for lowest in a block', () => {
   });
 });
 
+describe('R19/R20 under DIFFERENCE, as docs/rules.md states them [engine]', () => {
+  it.each([
+    // Differences 3 and 3: summed then rounded once, round5(6) = 5 (rounding each would give 10).
+    ['differences summed, then rounded once', [hand('0-0'), hand('2-1'), hand('3-0')], [[0], [1], [2]], [5, 0, 0]],
+    // Two of 4 individuals tie at 2: R = round5((10 − 2) + (10 − 2)) = 15, each 5·floor(15/10) = 5.
+    ['4 individuals, two tie for lowest', [hand('2-0'), hand('1-1'), hand('6-4'), hand('5-5')], [[0], [1], [2], [3]], [5, 5, 0, 0]],
+    // Three tie at 3: R = round5(23 − 3) = 20, each 5·floor(20/15) = 5.
+    ['4 individuals, three tie for lowest', [hand('3-0'), hand('2-1'), hand('1-1', '1-0'), hand('6-6', '6-5')], [[0], [1], [2], [3]], [5, 5, 5, 0]],
+    ['4 individuals, all tie: nobody', [hand('4-0'), hand('3-1'), hand('2-2'), hand('1-1', '2-0')], [[0], [1], [2], [3]], [0, 0, 0, 0]],
+  ] as const)('%s', (_n, hands, teams, awarded) => {
+    expect(blockedBonus(hands as never, teams as never, 'DIFFERENCE')).toEqual(awarded);
+  });
+  it('4 individuals, all tie under OPPONENTS_TOTAL: nobody', () => {
+    expect(blockedBonus([hand('4-0'), hand('3-1'), hand('2-2'), hand('1-1', '2-0')] as never, [[0], [1], [2], [3]], 'OPPONENTS_TOTAL')).toEqual([
+      0, 0, 0, 0,
+    ]);
+  });
+});
+
 describe('R21 round5', () => {
   it('is 5·floor((n+2)/5) for n = 0..200 and always a multiple of 5', () => {
     for (let n = 0; n <= 200; n++) {

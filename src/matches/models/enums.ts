@@ -42,16 +42,31 @@ export enum MatchStatus {
 export enum RoundStatus {
   IN_PROGRESS = 'IN_PROGRESS',
   FINISHED = 'FINISHED',
+  UNFINISHED = 'UNFINISHED',
 }
 export enum RoundEnd {
   DOMINO = 'DOMINO',
   BLOCKED = 'BLOCKED',
   MATCH_WON = 'MATCH_WON',
+  RESIGNED = 'RESIGNED',
 }
 export enum MoveType {
   PLAY = 'PLAY',
   DRAW = 'DRAW',
   PASS = 'PASS',
+}
+export enum MatchEventType {
+  PLAYER_JOINED = 'PLAYER_JOINED',
+  PLAYER_LEFT = 'PLAYER_LEFT',
+  CLIENT_SEED_SET = 'CLIENT_SEED_SET',
+  MATCH_STARTED = 'MATCH_STARTED',
+  ROUND_STARTED = 'ROUND_STARTED',
+  TILE_PLAYED = 'TILE_PLAYED',
+  TILE_DRAWN = 'TILE_DRAWN',
+  TURN_PASSED = 'TURN_PASSED',
+  ROUND_ENDED = 'ROUND_ENDED',
+  MATCH_FINISHED = 'MATCH_FINISHED',
+  RESIGNED = 'RESIGNED',
 }
 export enum BotStrategy {
   RANDOM = 'RANDOM',
@@ -126,7 +141,14 @@ registerEnumType(MatchStatus, {
     ABANDONED: { description: 'Every player left before the start.' },
   },
 });
-registerEnumType(RoundStatus, { name: 'RoundStatus' });
+registerEnumType(RoundStatus, {
+  name: 'RoundStatus',
+  valuesMap: {
+    IN_PROGRESS: { description: 'Being played.' },
+    FINISHED: { description: 'Ended by a domino, a block, or a play that won the match (see result).' },
+    UNFINISHED: { description: 'Cut short by a resignation, which ended the match: no result scored; its hands are shown in result (end RESIGNED).' },
+  },
+});
 registerEnumType(RoundEnd, {
   name: 'RoundEnd',
   description: 'How a round ended.',
@@ -134,6 +156,24 @@ registerEnumType(RoundEnd, {
     DOMINO: { description: 'A player played their last tile.' },
     BLOCKED: { description: 'Nobody could play or draw.' },
     MATCH_WON: { description: 'A play reached the target; no end-of-round bonus follows.' },
+    RESIGNED: { description: 'A resignation ended the match during this round (status UNFINISHED); nothing is awarded.' },
+  },
+});
+registerEnumType(MatchEventType, {
+  name: 'MatchEventType',
+  description: 'What a MatchEvent records.',
+  valuesMap: {
+    PLAYER_JOINED: { description: 'A player took a seat (the creator too).' },
+    PLAYER_LEFT: { description: 'A player left a WAITING match.' },
+    CLIENT_SEED_SET: { description: 'A seated player set their client seed (setClientSeed) while the match was WAITING.' },
+    MATCH_STARTED: { description: 'Every seat was taken; round 1 is dealt.' },
+    ROUND_STARTED: { description: 'A round was dealt.' },
+    TILE_PLAYED: { description: 'A PLAY move (see move).' },
+    TILE_DRAWN: { description: "A DRAW move (another seat's draw shows no tile)." },
+    TURN_PASSED: { description: 'A PASS move, recorded by the server.' },
+    ROUND_ENDED: { description: 'A round ended (domino, block, or a play that won the match).' },
+    MATCH_FINISHED: { description: 'The match is over: FINISHED, with a winner. The last event of a match.' },
+    RESIGNED: { description: 'A player resigned; MATCH_FINISHED follows.' },
   },
 });
 registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { Player } from '../../players/models/player.model.js';
-import { End, MatchStatus } from './enums.js';
+import { End, MatchEventType, MatchStatus } from './enums.js';
 import { Move, Round } from './round.model.js';
 import { Rules } from './rules.model.js';
 import { Tile } from './tile.model.js';
@@ -96,9 +96,11 @@ export class MatchEvent {
   seq!: number;
   @Field({
     description:
-      'PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED or RESIGNED.',
+      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED or RESIGNED. A String because the published contract fixes it so; kind is the same value as an enum.',
   })
   type!: string;
+  @Field(() => MatchEventType, { description: 'What happened: the value of type, as an enum (for clients that generate types from the schema).' })
+  kind!: MatchEventType;
   @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })
   move!: Move | null;
   @Field(() => Match, {

@@ -72,7 +72,10 @@ export class Round {
   board!: Board;
   @Field(() => [Move], { description: "This round's moves in order." })
   moves!: Move[];
-  @Field(() => RoundResult, { nullable: true, description: 'Null while IN_PROGRESS.' })
+  @Field(() => RoundResult, {
+    nullable: true,
+    description: 'Null while IN_PROGRESS. For an UNFINISHED round (cut short by a resignation), end RESIGNED, nothing awarded, and its hands.',
+  })
   result!: RoundResult | null;
   @Field(() => String, {
     nullable: true,

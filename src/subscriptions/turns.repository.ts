@@ -1,0 +1,21 @@
+import { Injectable } from '@nestjs/common';
+import { Prisma } from '../../generated/prisma/client.js';
+import { PrismaService } from '../database/prisma.service.js';
+
+/** What myTurns reads beyond single matches. */
+@Injectable()
+export class TurnsRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * The matches where it is this player's turn now, oldest first (myTurns' catch-up): through
+   * the Seat(playerId) index and Match.turn, the snapshot's seat to move mirrored by every commit.
+   */
+  async turnsOf(playerId: string): Promise<string[]> {
+    const rows = await this.prisma.hot<{ id: string }>(Prisma.sql`
+      SELECT m."id" FROM "Seat" s JOIN "Match" m ON m."id" = s."matchId"
+       WHERE s."playerId" = ${playerId}::uuid AND m."status" = 'IN_PROGRESS' AND m."turn" = s."index"
+       ORDER BY m."createdAt", m."id"`);
+    return rows.map((r) => r.id);
+  }
+}
