@@ -1,8 +1,8 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Logger, Module, RequestMethod, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
-import { GraphQLModule } from '@nestjs/graphql';
+import { APP_FILTER, ModuleRef } from '@nestjs/core';
+import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiErrorFilter } from './common/api-error.filter.js';
 import { formatError } from './common/format-error.js';
@@ -12,13 +12,16 @@ import { DatabaseModule } from './database/database.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
+import { graphqlWsLimitOptions } from './limits/graphql-ws-options.js';
+import { LimitsModule } from './limits/limits.module.js';
+import { QueryLimits } from './limits/query-limits.js';
+import { WsConnections } from './limits/ws-connections.js';
 import { MatchesModule } from './matches/matches.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
-import { cachedOperations } from './subscriptions/operation-cache.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 
 @Module({})
@@ -42,6 +45,7 @@ export class AppModule {
           // at ~3x fewer GraphQL requests/s here. Services and the error formatter log anyway.
           exclude: verbose ? [] : [{ path: '{/*splat}', method: RequestMethod.ALL }],
         }),
+        LimitsModule,
         DatabaseModule,
         HealthModule,
         PlayersModule,
@@ -52,24 +56,34 @@ export class AppModule {
         MetricsModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          imports: [PlayersModule, RealtimeModule],
-          inject: [PlayersService, WsKeepAlive],
-          useFactory: (players: PlayersService, keepAlive: WsKeepAlive) => ({
+          imports: [PlayersModule, RealtimeModule, LimitsModule],
+          inject: [PlayersService, WsKeepAlive, QueryLimits, WsConnections, ModuleRef],
+          useFactory: (players: PlayersService, keepAlive: WsKeepAlive, queries: QueryLimits, connections: WsConnections, modules: ModuleRef) => ({
             autoSchemaFile: true,
             sortSchema: true,
             graphiql: config.env !== 'production',
-            introspection: true,
+            // The query limits (src/limits): the same parse, validation and cost checks as graphql-ws below.
+            // Apollo declares graphql's types for both its ESM and CJS builds: hence the casts.
+            introspection: queries.introspection,
+            parseOptions: queries.parseOptions,
+            validationRules: queries.validationRules as never,
             // Responses are per viewer and never cached; the default cache-control plugin would
             // still hook every resolved field of every request.
-            plugins: [ApolloServerPluginCacheControlDisabled()],
+            plugins: [ApolloServerPluginCacheControlDisabled(), queries.apolloPlugin() as never],
             includeStacktraceInErrorResponses: false,
-            context: graphqlContext(players),
+            context: graphqlContext(players, connections),
             // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
             fieldResolverEnhancers: ['filters'],
             subscriptions: {
-              'graphql-ws': { onConnect: graphqlWsOnConnect(players, keepAlive), ...cachedOperations() },
+              'graphql-ws': graphqlWsLimitOptions({
+                limits: config.limits.ws,
+                queries,
+                connections,
+                schema: () => modules.get(GraphQLSchemaHost, { strict: false }).schema,
+                authenticate: graphqlWsOnConnect(players, keepAlive),
+              }),
             },
-            formatError: formatError((err) => logger.error(err)),
+            formatError: formatError((err) => logger.error(err), queries),
           }),
         }),
       ],

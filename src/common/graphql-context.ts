@@ -3,6 +3,7 @@ import type { Context as WsContext } from 'graphql-ws';
 import { ApiError } from './api-error.js';
 import type { RequestContext } from '../players/auth.js';
 import type { PlayersService } from '../players/players.service.js';
+import type { WsConnections } from '../limits/ws-connections.js';
 import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
 import type { WebSocket } from 'ws';
 
@@ -13,9 +14,12 @@ type WsExtra = { player?: RequestContext['player'] };
  * reads `connectionParams.authorization`, checked once in onConnect (a bad token closes the
  * socket with 4403) and remembered on the connection.
  */
-export function graphqlContext(players: PlayersService) {
+export function graphqlContext(players: PlayersService, connections?: WsConnections) {
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
-    if (isWs(arg)) return { player: arg.extra.player ?? null };
+    if (isWs(arg)) {
+      const socket = (arg.extra as { socket?: WebSocket }).socket;
+      return { player: arg.extra.player ?? null, connection: socket && connections ? { fellBehind: () => connections.fellBehind(socket) } : undefined };
+    }
     try {
       return { player: await players.authenticate((arg.req ?? arg).headers?.authorization) };
     } catch (e) {
@@ -33,13 +37,15 @@ function isWs(arg: object): arg is WsContext<Record<string, unknown>, WsExtra> {
   return 'extra' in arg && 'subscriptions' in arg;
 }
 
+/** graphql-ws's connection_init: the player (or null, anonymous), or false for a bad token (closed with 4403). */
 export function graphqlWsOnConnect(players: PlayersService, keepAlive: WsKeepAlive) {
-  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<boolean> => {
+  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<{ playerId: string | null } | false> => {
     const socket = (ctx.extra as { socket?: WebSocket }).socket;
     if (socket) keepAlive.track(socket);
     try {
-      (ctx.extra as WsExtra).player = await players.authenticate(ctx.connectionParams?.authorization);
-      return true;
+      const player = await players.authenticate(ctx.connectionParams?.authorization);
+      (ctx.extra as WsExtra).player = player;
+      return { playerId: player?.id ?? null };
     } catch {
       return false;
     }

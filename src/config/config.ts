@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitsEnvSchema, limitsFrom, type Limits } from '../limits/limits.config.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is
@@ -30,6 +31,8 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
   METRICS: bool.default(false),
+  // Query cost, WebSocket, timeout and production limits (src/limits; README "Limits and abuse").
+  ...limitsEnvSchema,
 });
 
 export type AppConfig = {
@@ -47,6 +50,7 @@ export type AppConfig = {
   wsKeepAliveMs: number;
   /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
   metrics: boolean;
+  limits: Limits;
 };
 
 export class ConfigError extends Error {}
@@ -60,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const c = parsed.data;
+  if (c.METRICS && !c.METRICS_TOKEN) throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -73,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     metrics: c.METRICS,
+    limits: limitsFrom(c, c.NODE_ENV === 'production'),
   };
 }
 

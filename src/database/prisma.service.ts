@@ -22,7 +22,15 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
   private readonly counting: boolean;
 
   constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig) {
-    const pool = new pg.Pool({ connectionString: url, max: config.dbPoolSize });
+    const { acquireTimeoutMs, statementTimeoutMs } = config.limits.db;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: config.dbPoolSize,
+      // A request waits this long for a free connection, then fails instead of queueing forever.
+      connectionTimeoutMillis: acquireTimeoutMs,
+      // No statement holds a pooled connection longer than this (0: no limit).
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    });
     super({
       adapter: new PrismaPg(pool, { disposeExternalPool: true }),
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),

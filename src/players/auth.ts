@@ -9,6 +9,8 @@ import type { Player } from './models/player.model.js';
  */
 export interface RequestContext {
   player: Player | null;
+  /** graphql-ws only: the connection a subscription runs on. */
+  connection?: { fellBehind(): void };
 }
 
 function contextOf(ctx: ExecutionContext): RequestContext {
