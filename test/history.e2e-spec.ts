@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT, type RoundT } from './support/fragments.js';
-import type { GqlClient } from './support/gql.js';
+import type { GqlClient, GqlErrorShape } from './support/gql.js';
 import { recordValidator, reverify, type RecordT } from './support/history-verify.js';
 
 const Q_HISTORY = `query($playerId: ID, $status: MatchStatus, $from: DateTime, $to: DateTime, $first: Int, $after: String) {
@@ -29,6 +29,21 @@ const BOARD = 'count openEnds { end pips } spinner { high low }';
 function boardsQuery(seqs: number[]): string {
   const aliases = seqs.map((s) => `b${s}: boardAt(seq: ${s}) { ${BOARD} }`).join(' ');
   return `query($id: ID!) { match(id: $id) { rounds { number board { ${BOARD} } moves { seq type count } ${aliases} } } }`;
+}
+
+type BoardsRound = Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<string, RoundT['board'] | null>;
+
+/** boardsQuery in pieces of 25 seqs (a query has at most GRAPHQL_MAX_ALIASES = 30 aliases), merged round by round. */
+async function boardsOf(client: GqlClient, id: string, seqs: number[]): Promise<{ rounds: BoardsRound[]; errors: GqlErrorShape[] }> {
+  let rounds: BoardsRound[] | null = null;
+  const errors: GqlErrorShape[] = [];
+  for (let i = 0; i < seqs.length; i += 25) {
+    const { body } = await client.raw(boardsQuery(seqs.slice(i, i + 25)), { id });
+    errors.push(...(body.errors ?? []));
+    const part = (body.data as { match: { rounds: BoardsRound[] } }).match.rounds;
+    rounds = rounds ? rounds.map((r, k) => ({ ...r, ...part[k] })) : part;
+  }
+  return { rounds: rounds ?? [], errors };
 }
 
 describe('match history', () => {
@@ -123,20 +138,10 @@ describe('match history', () => {
   it('replays every round move by move with boardAt, agreeing with the moves and the final board', async () => {
     for (const [id, final] of finals) {
       const seqs = final.rounds.flatMap((r) => r.moves.map((m) => m.seq));
-      const { body } = await a.raw(boardsQuery(seqs), { id });
-      const rounds = (
-        body.data as {
-          match: {
-            rounds: (Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<
-                string,
-                RoundT['board'] | null
-              >)[];
-          };
-        }
-      ).match.rounds;
+      const { rounds, errors } = await boardsOf(a, id, seqs);
       const outside = seqs.length * rounds.length - seqs.length;
-      expect(body.errors ?? []).toHaveLength(outside);
-      expect((body.errors ?? []).every((e) => e.extensions?.code === 'BAD_USER_INPUT')).toBe(true);
+      expect(errors).toHaveLength(outside);
+      expect(errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')).toBe(true);
       for (const round of rounds) {
         let count = 0;
         for (const m of round.moves) {

@@ -12,6 +12,9 @@ import { DEFAULT_PAGE, MAX_PAGE } from '../common/pagination.js';
 export const LIST_ESTIMATES: Readonly<Record<string, number>> = {
   'Match.rounds': 6,
   'Round.moves': 25,
+  // A page's edges: `first` already counted them.
+  'MatchConnection.edges': 1,
+  'LeaderboardConnection.edges': 1,
   // Hands, seats, legal moves, open ends: bounded by the game itself (at most 28 tiles).
   default: 4,
 };

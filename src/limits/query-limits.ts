@@ -33,7 +33,7 @@ export class QueryLimits {
     this.parseOptions = { maxTokens: limits.maxTokens };
     this.validationRules = [
       maxDepthRule({ n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: [report('GRAPHQL_MAX_DEPTH', limits.maxDepth)] }),
-      maxAliasesRule({ n: limits.maxAliases, propagateOnRejection: false, onReject: [report('GRAPHQL_MAX_ALIASES', limits.maxAliases)] }),
+      maxAliasesRule({ n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [report('GRAPHQL_MAX_ALIASES', limits.maxAliases)] }),
       ...(limits.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
     ];
   }
@@ -53,7 +53,7 @@ export class QueryLimits {
 
   /** The parser's "more than N tokens" refusal as a limit refusal; null for any other error. */
   tokenLimitError(e: unknown): GraphQLError | null {
-    if (!(e instanceof GraphQLError) || !/more than \d+ tokens/.test(e.message)) return null;
+    if (!(e instanceof GraphQLError) || !/more tha[nt] \d+ tokens/.test(e.message)) return null;
     const max = this.limits.maxTokens;
     return new GraphQLError(`Query has more than ${max} tokens (GRAPHQL_MAX_TOKENS)`, {
       extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_TOKENS', max },
