@@ -31,7 +31,10 @@ function boardsQuery(seqs: number[]): string {
   return `query($id: ID!) { match(id: $id) { rounds { number board { ${BOARD} } moves { seq type count } ${aliases} } } }`;
 }
 
-type BoardsRound = Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<string, RoundT['board'] | null>;
+type BoardsRound = Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<
+    string,
+    RoundT['board'] | null
+  >;
 
 /** boardsQuery in pieces of 25 seqs (a query has at most GRAPHQL_MAX_ALIASES = 30 aliases), merged round by round. */
 async function boardsOf(client: GqlClient, id: string, seqs: number[]): Promise<{ rounds: BoardsRound[]; errors: GqlErrorShape[] }> {

@@ -91,9 +91,13 @@ describe('query limits', () => {
     await ws.ready();
     const before = statements();
     ws.subscribe('tokens', ALIASES_400, { id: matchId });
-    ws.subscribe('aliases', `subscription($id: ID!) { matchEvents(matchId: $id) { match { ${Array.from({ length: 31 }, (_, i) => `v${i}: version`).join(' ')} } } }`, {
-      id: matchId,
-    });
+    ws.subscribe(
+      'aliases',
+      `subscription($id: ID!) { matchEvents(matchId: $id) { match { ${Array.from({ length: 31 }, (_, i) => `v${i}: version`).join(' ')} } } }`,
+      {
+        id: matchId,
+      },
+    );
     ws.subscribe('cost', COSTLY);
     ws.subscribe('first', 'query { matches(first: 101) { totalCount } }');
     await ws.until(() => ['tokens', 'aliases', 'cost', 'first'].every((id) => ws.of(id).length > 0));
@@ -102,8 +106,14 @@ describe('query limits', () => {
       expect(m.type).toBe('error');
       return (m.payload as GqlErrorShape[])[0];
     };
-    expect(err('tokens')).toMatchObject({ message: 'Query has more than 2000 tokens (GRAPHQL_MAX_TOKENS)', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
-    expect(err('aliases')).toMatchObject({ message: 'Aliases limit of 30 exceeded, found 31 (GRAPHQL_MAX_ALIASES)', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect(err('tokens')).toMatchObject({
+      message: 'Query has more than 2000 tokens (GRAPHQL_MAX_TOKENS)',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    expect(err('aliases')).toMatchObject({
+      message: 'Aliases limit of 30 exceeded, found 31 (GRAPHQL_MAX_ALIASES)',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
     expect(err('cost').extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST' });
     expect(err('first')).toMatchObject({ message: 'first must be 1 to 100 (got 101)', extensions: { code: 'BAD_USER_INPUT' } });
     expect(statements()).toBe(before);

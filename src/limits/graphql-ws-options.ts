@@ -60,6 +60,10 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
 /** The code Apollo gives the same refusal on HTTP, so both transports answer alike. */
 function withCode(error: GraphQLError, code: string): GraphQLError {
   if (error.extensions.code) return error;
-  return new GraphQLError(error.message, { nodes: error.nodes, source: error.source, positions: error.positions, extensions: { ...error.extensions, code } });
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { ...error.extensions, code },
+  });
 }
-

@@ -32,8 +32,18 @@ export class QueryLimits {
   constructor(private readonly limits: Limits['query']) {
     this.parseOptions = { maxTokens: limits.maxTokens };
     this.validationRules = [
-      maxDepthRule({ n: limits.maxDepth, flattenFragments: true, propagateOnRejection: false, onReject: [report('GRAPHQL_MAX_DEPTH', limits.maxDepth)] }),
-      maxAliasesRule({ n: limits.maxAliases, allowList: [], propagateOnRejection: false, onReject: [report('GRAPHQL_MAX_ALIASES', limits.maxAliases)] }),
+      maxDepthRule({
+        n: limits.maxDepth,
+        flattenFragments: true,
+        propagateOnRejection: false,
+        onReject: [report('GRAPHQL_MAX_DEPTH', limits.maxDepth)],
+      }),
+      maxAliasesRule({
+        n: limits.maxAliases,
+        allowList: [],
+        propagateOnRejection: false,
+        onReject: [report('GRAPHQL_MAX_ALIASES', limits.maxAliases)],
+      }),
       ...(limits.introspection ? [] : [NoSchemaIntrospectionCustomRule]),
     ];
   }
@@ -64,7 +74,12 @@ export class QueryLimits {
     return validate(schema, document, [...specifiedRules, ...this.validationRules]).map((e) => this.withoutSuggestions(e));
   }
 
-  costError(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, operationName?: string | null): GraphQLError | null {
+  costError(
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    variables: Record<string, unknown> | null | undefined,
+    operationName?: string | null,
+  ): GraphQLError | null {
     return queryCostError(schema, document, variables, operationName, this.limits.maxCost);
   }
 

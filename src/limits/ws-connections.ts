@@ -62,7 +62,10 @@ export class WsConnections implements OnApplicationShutdown {
     if (playerId) {
       const open = this.byPlayer.get(playerId) ?? 0;
       if (open >= this.limits.maxSocketsPerPlayer) {
-        socket.close(WS_CLOSE.tooManySockets, `Too many connections for this player (WS_MAX_SOCKETS_PER_PLAYER = ${this.limits.maxSocketsPerPlayer})`);
+        socket.close(
+          WS_CLOSE.tooManySockets,
+          `Too many connections for this player (WS_MAX_SOCKETS_PER_PLAYER = ${this.limits.maxSocketsPerPlayer})`,
+        );
         return false;
       }
       this.byPlayer.set(playerId, open + 1);
@@ -84,9 +87,16 @@ export class WsConnections implements OnApplicationShutdown {
     });
   }
 
-  /** What a subscription's feed calls when its reader fell behind. */
+  /**
+   * What a subscription's feed calls when its reader fell behind. The close frame waits behind
+   * what the reader has not read yet (it sees the code once it reads on, or the socket is cut
+   * after ws's close timeout); every subscription of the connection ends now, so nothing more
+   * is queued for it meanwhile.
+   */
   fellBehind(socket: WebSocket): void {
     socket.close(WS_CLOSE.fellBehind, `Fell behind by ${this.limits.subscriptionQueue} events (WS_SUBSCRIPTION_QUEUE): resubscribe with afterSeq`);
+    const subscriptions = this.tracked.get(socket)?.ctx.subscriptions ?? {};
+    for (const running of Object.values(subscriptions)) void (running as AsyncIterator<unknown> | null)?.return?.();
   }
 
   get open(): { addresses: number; players: number; sockets: number } {

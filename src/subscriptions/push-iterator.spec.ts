@@ -53,7 +53,11 @@ describe('PushIterator with a bounded queue', () => {
   it('ends, drops what it held and calls overflow once when a push finds the queue full', async () => {
     let overflows = 0;
     let cleaned = 0;
-    const it = new PushIterator<number>(() => cleaned++, 3, () => overflows++);
+    const it = new PushIterator<number>(
+      () => cleaned++,
+      3,
+      () => overflows++,
+    );
     for (const n of [1, 2, 3]) it.push(n);
     expect(it.queued).toBe(3);
     it.push(4);
@@ -67,7 +71,11 @@ describe('PushIterator with a bounded queue', () => {
 
   it('a value handed straight to a waiting reader does not count against the bound', async () => {
     let overflows = 0;
-    const it = new PushIterator<number>(() => {}, 1, () => overflows++);
+    const it = new PushIterator<number>(
+      () => {},
+      1,
+      () => overflows++,
+    );
     const waiting = it.next();
     it.push(1);
     it.push(2);

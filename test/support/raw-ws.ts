@@ -32,7 +32,10 @@ export class RawWs {
       this.messages.push(JSON.parse(data.toString()) as RawWs['messages'][number]);
     });
     if (opts.init !== false)
-      void this.opened.then(() => this.send({ type: 'connection_init', payload: opts.token ? { authorization: `Bearer ${opts.token}` } : {} }), () => {});
+      void this.opened.then(
+        () => this.send({ type: 'connection_init', payload: opts.token ? { authorization: `Bearer ${opts.token}` } : {} }),
+        () => {},
+      );
   }
 
   /** Resolves once the server acknowledged the connection. */
@@ -74,7 +77,8 @@ export class RawWs {
   async until(pred: () => boolean, timeoutMs = 20_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!pred()) {
-      if (Date.now() > deadline) throw new Error(`raw ws: condition not met in ${timeoutMs} ms (${this.messages.length} messages, close ${this.closeCode})`);
+      if (Date.now() > deadline)
+        throw new Error(`raw ws: condition not met in ${timeoutMs} ms (${this.messages.length} messages, close ${this.closeCode})`);
       if (this.closeCode !== null && !pred()) throw new Error(`raw ws: closed with ${this.closeCode} ${this.closeReason}`);
       await new Promise((r) => setTimeout(r, 10));
     }

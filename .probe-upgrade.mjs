@@ -1,0 +1,13 @@
+import WebSocket from 'ws';
+const { loadConfig } = await import('./dist/src/config/config.js');
+const { startServer } = await import('./dist/src/bootstrap.js');
+const server = await startServer(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1', DATA_DIR: '/tmp/i10-probe-data', HTTP_REQUEST_TIMEOUT_MS: '1000', WS_IDLE_TIMEOUT_MS: '0' }), { logger: false });
+const ws = new WebSocket(server.url.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+const t0 = Date.now();
+ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+ws.on('close', (c) => console.log('closed', c, Date.now() - t0));
+await new Promise((r) => setTimeout(r, 6000));
+console.log('state after 6s', ws.readyState);
+ws.terminate();
+await server.close();
+process.exit(0);
