@@ -64,7 +64,9 @@ export class AppModule {
             graphiql: config.env !== 'production',
             // The query limits (src/limits): the same parse, validation and cost checks as graphql-ws below.
             // Apollo declares graphql's types for both its ESM and CJS builds: hence the casts.
-            introspection: queries.introspection,
+            // Introspection is refused by a rule of the shared list (GRAPHQL_INTROSPECTION), so that
+            // both transports answer it alike: Apollo's own switch stays open.
+            introspection: true,
             parseOptions: queries.parseOptions,
             validationRules: queries.validationRules as never,
             // Responses are per viewer and never cached; the default cache-control plugin would

@@ -263,6 +263,7 @@ describe('match history', () => {
     for (const [id, final] of finals) {
       const res = await fetch(`${app.url}/matches/${id}/record`);
       expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
       const rec = (await res.json()) as RecordT;
       const v = validate(rec);
       expect(v.errors).toBeNull();
@@ -304,6 +305,8 @@ describe('match history', () => {
     // Unfinished, unknown and malformed ids.
     const waiting = await fetch(`${app.url}/matches/${waitingId}/record`);
     expect(waiting.status).toBe(409);
+    // A refusal must not be cached: the match will have a record once it finishes.
+    expect(waiting.headers.get('cache-control')).toBe('no-store');
     expect(await waiting.json()).toMatchObject({ code: 'MATCH_NOT_IN_PROGRESS' });
     expect((await fetch(`${app.url}/matches/00000000-0000-4000-8000-000000000000/record`)).status).toBe(404);
     expect((await fetch(`${app.url}/matches/nope/record`)).status).toBe(400);

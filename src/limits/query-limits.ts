@@ -48,10 +48,6 @@ export class QueryLimits {
     ];
   }
 
-  get introspection(): boolean {
-    return this.limits.introspection;
-  }
-
   /** graphql-js's parse with the token limit; a refusal says so (GRAPHQL_VALIDATION_FAILED). */
   parse(source: string): DocumentNode {
     try {
