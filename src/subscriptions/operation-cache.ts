@@ -1,11 +1,11 @@
 import type { DocumentNode } from 'graphql';
 
 /**
- * A parsed document costs about this many bytes of heap per character of its text (graphql-js
- * keeps a node, a location and a token for each; measured at 9–14 with a 4 KiB and a 60 KiB
- * subscription), so the cache's bound in bytes is a bound on its memory.
+ * A parsed document costs about this many bytes of heap per character of its text, the text
+ * included (graphql-js keeps a node and a location for every token: measured at 69–80 for a
+ * 1 KiB and a 17 KiB subscription), so the cache's bound in bytes is a bound on its memory.
  */
-export const HEAP_BYTES_PER_CHAR = 16;
+export const HEAP_BYTES_PER_CHAR = 96;
 
 /**
  * graphql-ws parses and validates every `subscribe` message again, where Apollo's HTTP path keeps
