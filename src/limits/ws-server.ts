@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
-import type { INestApplication } from '@nestjs/common';
+import { Logger, type INestApplication } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import type { WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { Limits } from './limits.config.js';
 import { WsConnections } from './ws-connections.js';
 
@@ -19,6 +19,14 @@ export function applyWsServerLimits(app: INestApplication, limits: Limits['ws'])
     connections.admit(info.req)
       ? done(true)
       : done(false, 429, `Too many connections from this address (WS_MAX_SOCKETS_PER_ADDRESS = ${limits.maxSocketsPerAddress})`);
+  // graphql-ws prints every socket error to the console, an oversized message included: one line
+  // of stack per attempt, which a client could use to flood the log. The socket is closed by ws
+  // itself (1009, or the peer is gone); a debug line is enough.
+  const logger = new Logger('WebSocket');
+  wss.on('connection', (socket: WebSocket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err: Error) => logger.debug(`socket error: ${err.message}`));
+  });
   const path = wss.options.path ?? '/graphql';
   (app.getHttpServer() as Server).on('upgrade', (req, socket) => {
     if (!req.url?.startsWith(path)) socket.destroy();
