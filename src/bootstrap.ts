@@ -25,10 +25,14 @@ export async function startServer(config: AppConfig, options: { database?: Runni
   try {
     if (config.migrateOnStart) await applyMigrations(database.url);
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
-    const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(httpTimeouts(config.limits.http)), {
-      bufferLogs: true,
-      logger: options.logger === false ? false : undefined,
-    });
+    const app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot(config, database.url),
+      new FastifyAdapter(httpTimeouts(config.limits.http)),
+      {
+        bufferLogs: true,
+        logger: options.logger === false ? false : undefined,
+      },
+    );
     if (options.logger !== false) app.useLogger(app.get(Logger));
     app.enableShutdownHooks();
     await app.init();

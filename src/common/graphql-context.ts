@@ -18,7 +18,10 @@ export function graphqlContext(players: PlayersService, connections?: WsConnecti
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
     if (isWs(arg)) {
       const socket = (arg.extra as { socket?: WebSocket }).socket;
-      return { player: arg.extra.player ?? null, connection: socket && connections ? { fellBehind: () => connections.fellBehind(socket) } : undefined };
+      return {
+        player: arg.extra.player ?? null,
+        connection: socket && connections ? { fellBehind: () => connections.fellBehind(socket) } : undefined,
+      };
     }
     try {
       return { player: await players.authenticate((arg.req ?? arg).headers?.authorization) };

@@ -64,7 +64,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const c = parsed.data;
-  if (c.METRICS && !c.METRICS_TOKEN) throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
+  if (c.METRICS && !c.METRICS_TOKEN)
+    throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
   return {
     env: c.NODE_ENV,
     port: c.PORT,

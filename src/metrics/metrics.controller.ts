@@ -22,7 +22,8 @@ export class MetricsController {
   } {
     const token = this.config.limits.metricsToken;
     if (!this.config.metrics || !token) throw new NotFoundException();
-    if (!sameSecret(authorization ?? '', `Bearer ${token}`)) throw new UnauthorizedException('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+    if (!sameSecret(authorization ?? '', `Bearer ${token}`))
+      throw new UnauthorizedException('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
     const mem = process.memoryUsage();
     return { sqlStatements: this.prisma.statements, openSubscriptions: this.feeds.openFeeds, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed };
   }
