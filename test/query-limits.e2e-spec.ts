@@ -87,6 +87,9 @@ describe('query limits', () => {
   });
 
   it('applies the same rules to graphql-ws subscribe messages, queries included', async () => {
+    // Fine as one query (~45,000), but a subscription answers it again for every event (×10).
+    const everyRound = Array.from({ length: 30 }, (_, i) => `r${i}: rounds { moves { seq seat type tile { high low } end points count } }`).join(' ');
+    expect((await app.anon.raw(`query($id: ID!) { match(id: $id) { ${everyRound} } }`, { id: matchId })).body.errors).toBeUndefined();
     const ws = new RawWs(app.url);
     await ws.ready();
     const before = statements();
@@ -100,7 +103,8 @@ describe('query limits', () => {
     );
     ws.subscribe('cost', COSTLY);
     ws.subscribe('first', 'query { matches(first: 101) { totalCount } }');
-    await ws.until(() => ['tokens', 'aliases', 'cost', 'first'].every((id) => ws.of(id).length > 0));
+    ws.subscribe('events', `subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { ${everyRound} } } }`, { id: matchId });
+    await ws.until(() => ['tokens', 'aliases', 'cost', 'first', 'events'].every((id) => ws.of(id).length > 0));
     const err = (id: string) => {
       const [m] = ws.of(id);
       expect(m.type).toBe('error');
@@ -116,6 +120,7 @@ describe('query limits', () => {
     });
     expect(err('cost').extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST' });
     expect(err('first')).toMatchObject({ message: 'first must be 1 to 100 (got 101)', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(err('events').extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST' });
     expect(statements()).toBe(before);
     // The socket stays usable: a refusal ends one operation, not the connection.
     ws.subscribe('ok', '{ __typename }');

@@ -19,6 +19,12 @@ export const LIST_ESTIMATES: Readonly<Record<string, number>> = {
   default: 4,
 };
 export const BOARD_AT_COST = 25;
+/**
+ * A subscription's selection is answered again for every event (a catch-up sends every stored
+ * one): it counts this many times, so a selection that is fine for one query is not sent
+ * hundreds of times over.
+ */
+export const SUBSCRIPTION_EVENTS = 10;
 /** Fields visited while costing, fragments expanded: a fragment fan-out stops here, not in memory. */
 const MAX_QUERY_NODES = 10_000;
 
@@ -39,6 +45,7 @@ function estimator(findings: Findings): ComplexityEstimator {
       return 1 + n * childComplexity;
     }
     if (key === 'Round.boardAt') return BOARD_AT_COST + childComplexity;
+    if (type.name === 'Subscription') return 1 + SUBSCRIPTION_EVENTS * childComplexity;
     if (isListType(getNullableType(field.type))) return 1 + (LIST_ESTIMATES[key] ?? LIST_ESTIMATES.default) * childComplexity;
     return 1 + childComplexity;
   };
