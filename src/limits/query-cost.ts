@@ -6,8 +6,8 @@ import { DEFAULT_PAGE, MAX_PAGE } from '../common/pagination.js';
  * What a field costs, in units of "one value written into the answer". A field costs 1 plus what
  * its selection costs, times how many items it stands for: `first` for a page (its default when
  * omitted), an estimate for the lists no argument bounds. `Round.boardAt` replays a round, so it
- * costs as much as reading the round's moves. The estimates are deliberately on the high side of
- * a real match (a match to 150 has a handful of rounds of at most ~30 moves).
+ * costs as much as reading the round's moves. The estimates are on the high side of a real match
+ * (a handful of rounds, each of at most ~30 moves counting draws and passes).
  */
 export const LIST_ESTIMATES: Readonly<Record<string, number>> = {
   'Match.rounds': 6,
