@@ -487,7 +487,9 @@ async function idlePhase(url: string): Promise<void> {
 async function main(): Promise<void> {
   const t0 = now();
   const db = await benchDatabase();
-  const server = await startServerProcess(db.url);
+  // Every connection of this run comes from 127.0.0.1: the per-address cap would stop the idle
+  // phase at WS_MAX_SOCKETS_PER_ADDRESS, and this measures what one process holds.
+  const server = await startServerProcess(db.url, { WS_MAX_SOCKETS_PER_ADDRESS: String(IDLE + 1_000) });
   // Bounded run: if anything hangs, stop the server and database and exit anyway.
   const watchdog = setTimeout(() => {
     console.error('bench:subscriptions: time limit reached, stopping');

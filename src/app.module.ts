@@ -1,8 +1,8 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Logger, Module, RequestMethod, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
-import { GraphQLModule } from '@nestjs/graphql';
+import { APP_FILTER, ModuleRef } from '@nestjs/core';
+import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiErrorFilter } from './common/api-error.filter.js';
 import { formatError } from './common/format-error.js';
@@ -13,6 +13,10 @@ import { DueWorkModule } from './due-work/due-work.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
+import { graphqlWsLimitOptions } from './limits/graphql-ws-options.js';
+import { LimitsModule } from './limits/limits.module.js';
+import { QueryLimits } from './limits/query-limits.js';
+import { WsConnections } from './limits/ws-connections.js';
 import { MatchesModule } from './matches/matches.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { PlayersModule } from './players/players.module.js';
@@ -22,7 +26,6 @@ import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
-import { cachedOperations } from './subscriptions/operation-cache.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 import { BoardModule } from './board/board.module.js';
 import { graphqlIdePlugin } from './web/graphql-ide.js';
@@ -49,6 +52,7 @@ export class AppModule {
           // at ~3x fewer GraphQL requests/s here. Services and the error formatter log anyway.
           exclude: verbose ? [] : [{ path: '{/*splat}', method: RequestMethod.ALL }],
         }),
+        LimitsModule,
         DatabaseModule,
         RateLimitsModule,
         DueWorkModule,
@@ -63,31 +67,52 @@ export class AppModule {
         WebModule,
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          imports: [PlayersModule, RealtimeModule],
-          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions],
-          useFactory: (players: PlayersService, keepAlive: WsKeepAlive, limits: RateLimits, sockets: SocketSessions) => {
-            const transport: TransportDeps = { players, keepAlive, limits, sockets };
+          imports: [PlayersModule, RealtimeModule, LimitsModule],
+          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, ModuleRef],
+          useFactory: (
+            players: PlayersService,
+            keepAlive: WsKeepAlive,
+            limits: RateLimits,
+            sockets: SocketSessions,
+            queries: QueryLimits,
+            connections: WsConnections,
+            modules: ModuleRef,
+          ) => {
+            const transport: TransportDeps = { players, keepAlive, limits, sockets, connections };
             return {
               autoSchemaFile: true,
               sortSchema: true,
               // The CDN GraphiQL page stays off; the offline IDE (src/web) takes its place.
               graphiql: false,
+              // The query limits (src/limits): the same parse, validation and cost checks as graphql-ws below.
+              // Apollo declares graphql's types for both its ESM and CJS builds: hence the casts.
+              // Introspection is refused by a rule of the shared list (GRAPHQL_INTROSPECTION), so that
+              // both transports answer it alike: Apollo's own switch stays open.
               introspection: true,
+              parseOptions: queries.parseOptions,
+              validationRules: queries.validationRules as never,
               // Responses are per viewer and never cached; the default cache-control plugin would
               // still hook every resolved field of every request.
-              plugins: [ApolloServerPluginCacheControlDisabled(), ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : [])],
+              plugins: [
+                ApolloServerPluginCacheControlDisabled(),
+                queries.apolloPlugin() as never,
+                ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : []),
+              ],
               includeStacktraceInErrorResponses: false,
               context: graphqlContext(transport),
               // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
               fieldResolverEnhancers: ['filters'],
               subscriptions: {
-                'graphql-ws': {
-                  onConnect: graphqlWsOnConnect(transport),
-                  onSubscribe: graphqlWsOnSubscribe(transport),
-                  ...cachedOperations(),
-                },
+                'graphql-ws': graphqlWsLimitOptions({
+                  limits: config.limits.ws,
+                  queries,
+                  connections,
+                  schema: () => modules.get(GraphQLSchemaHost, { strict: false }).schema,
+                  authenticate: graphqlWsOnConnect(transport),
+                  beforeSubscribe: graphqlWsOnSubscribe(transport),
+                }),
               },
-              formatError: formatError((err) => logger.error(err)),
+              formatError: formatError((err) => logger.error(err), queries),
             };
           },
         }),

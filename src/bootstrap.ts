@@ -10,6 +10,8 @@ import { applyMigrations } from './database/migrate.js';
 import { limitHttpByAddress } from './rate-limits/http-rate-limit.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { InstanceSlot } from './realtime/instance-slot.js';
+import { httpTimeouts } from './limits/http-timeouts.js';
+import { applyWsServerLimits } from './limits/ws-server.js';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -32,18 +34,24 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     // Refused here when this instance's PUBSUB cannot run beside another's on this database.
     slot = await InstanceSlot.claim(database.url, config.pubsub);
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
-    app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, database.url), new FastifyAdapter(), {
-      bufferLogs: true,
-      // A failing provider must reach main's one-line reason, not abort the process or print a
-      // stack: Nest's own report of it stays in the buffer (printed only when logging verbosely).
-      abortOnError: false,
-      autoFlushLogs: false,
-      logger: options.logger === false ? false : undefined,
-    });
+    app = await NestFactory.create<NestFastifyApplication>(
+      AppModule.forRoot(config, database.url),
+      new FastifyAdapter(httpTimeouts(config.limits.http)),
+      {
+        bufferLogs: true,
+        // A failing provider must reach main's one-line reason, not abort the process or print a
+        // stack: Nest's own report of it stays in the buffer (printed only when logging verbosely).
+        abortOnError: false,
+        autoFlushLogs: false,
+        logger: options.logger === false ? false : undefined,
+      },
+    );
     if (options.logger !== false) app.useLogger(app.get(Logger));
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     app.flushLogs();
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).
+    await app.init();
+    applyWsServerLimits(app, config.limits.ws);
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

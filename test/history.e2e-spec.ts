@@ -1,7 +1,7 @@
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT, type RoundT } from './support/fragments.js';
-import type { GqlClient } from './support/gql.js';
+import type { GqlClient, GqlErrorShape } from './support/gql.js';
 import { verifyRecord } from '../src/history/verify-record.js';
 import { recordValidator, reverify, type RecordT } from './support/history-verify.js';
 
@@ -30,6 +30,24 @@ const BOARD = 'count openEnds { end pips } spinner { high low }';
 function boardsQuery(seqs: number[]): string {
   const aliases = seqs.map((s) => `b${s}: boardAt(seq: ${s}) { ${BOARD} }`).join(' ');
   return `query($id: ID!) { match(id: $id) { rounds { number board { ${BOARD} } moves { seq type count } ${aliases} } } }`;
+}
+
+type BoardsRound = Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<
+    string,
+    RoundT['board'] | null
+  >;
+
+/** boardsQuery in pieces of 25 seqs (a query has at most GRAPHQL_MAX_ALIASES = 30 aliases), merged round by round. */
+async function boardsOf(client: GqlClient, id: string, seqs: number[]): Promise<{ rounds: BoardsRound[]; errors: GqlErrorShape[] }> {
+  let rounds: BoardsRound[] | null = null;
+  const errors: GqlErrorShape[] = [];
+  for (let i = 0; i < seqs.length; i += 25) {
+    const { body } = await client.raw(boardsQuery(seqs.slice(i, i + 25)), { id });
+    errors.push(...(body.errors ?? []));
+    const part = (body.data as { match: { rounds: BoardsRound[] } }).match.rounds;
+    rounds = rounds ? rounds.map((r, k) => ({ ...r, ...part[k] })) : part;
+  }
+  return { rounds: rounds ?? [], errors };
 }
 
 describe('match history', () => {
@@ -124,20 +142,10 @@ describe('match history', () => {
   it('replays every round move by move with boardAt, agreeing with the moves and the final board', async () => {
     for (const [id, final] of finals) {
       const seqs = final.rounds.flatMap((r) => r.moves.map((m) => m.seq));
-      const { body } = await a.raw(boardsQuery(seqs), { id });
-      const rounds = (
-        body.data as {
-          match: {
-            rounds: (Pick<RoundT, 'number' | 'board'> & { moves: { seq: number; type: string; count: number | null }[] } & Record<
-                string,
-                RoundT['board'] | null
-              >)[];
-          };
-        }
-      ).match.rounds;
+      const { rounds, errors } = await boardsOf(a, id, seqs);
       const outside = seqs.length * rounds.length - seqs.length;
-      expect(body.errors ?? []).toHaveLength(outside);
-      expect((body.errors ?? []).every((e) => e.extensions?.code === 'BAD_USER_INPUT')).toBe(true);
+      expect(errors).toHaveLength(outside);
+      expect(errors.every((e) => e.extensions?.code === 'BAD_USER_INPUT')).toBe(true);
       for (const round of rounds) {
         let count = 0;
         for (const m of round.moves) {
@@ -256,6 +264,7 @@ describe('match history', () => {
     for (const [id, final] of finals) {
       const res = await fetch(`${app.url}/matches/${id}/record`);
       expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
       const rec = (await res.json()) as RecordT;
       const v = validate(rec);
       expect(v.errors).toBeNull();
@@ -301,6 +310,8 @@ describe('match history', () => {
     // Unfinished, unknown and malformed ids.
     const waiting = await fetch(`${app.url}/matches/${waitingId}/record`);
     expect(waiting.status).toBe(409);
+    // A refusal must not be cached: the match will have a record once it finishes.
+    expect(waiting.headers.get('cache-control')).toBe('no-store');
     expect(await waiting.json()).toMatchObject({ code: 'MATCH_NOT_IN_PROGRESS' });
     expect((await fetch(`${app.url}/matches/00000000-0000-4000-8000-000000000000/record`)).status).toBe(404);
     expect((await fetch(`${app.url}/matches/nope/record`)).status).toBe(400);

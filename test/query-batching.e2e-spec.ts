@@ -11,7 +11,7 @@ describe('query batching: a page costs the same statements whatever its size', (
   let app: TestApp;
   let reader: GqlClient;
   beforeAll(async () => {
-    app = await startTestApp({ METRICS: 'true' });
+    app = await startTestApp({ METRICS: 'true', METRICS_TOKEN: 'metrics-token-for-the-tests' });
     reader = await app.player('reader');
     for (let i = 0; i < 8; i++) {
       const a = await app.player(`a${i}`);
@@ -26,7 +26,12 @@ describe('query batching: a page costs the same statements whatever its size', (
   });
 
   async function statementsFor(first: number): Promise<number> {
-    const sql = async () => ((await (await fetch(`${app.url}/metrics`)).json()) as { sqlStatements: number }).sqlStatements;
+    const sql = async () =>
+      (
+        (await (await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-tests' } })).json()) as {
+          sqlStatements: number;
+        }
+      ).sqlStatements;
     const before = await sql();
     const page = await reader.request<{ matches: { edges: { node: { rounds: unknown[]; seats: { player: { stats: unknown } | null }[] } }[] } }>(
       Q_PAGE,

@@ -86,6 +86,9 @@ export interface ServerProcess {
 }
 
 /** `node dist/src/main.js` on a free port; resolves once it is listening. */
+/** GET /metrics answers bearers of this token only; a fresh one per run. */
+const METRICS_TOKEN = randomBytes(24).toString('hex');
+
 export function startServerProcess(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the server under load
@@ -100,6 +103,7 @@ export function startServerProcess(databaseUrl: string, env: Record<string, stri
         NODE_ENV: 'production',
         LOG_LEVEL: 'warn',
         METRICS: 'true',
+        METRICS_TOKEN,
         MIGRATE_ON_START: 'false',
         ...UNLIMITED_ENV,
         ...env,
@@ -175,7 +179,7 @@ export function gql<T>(url: string, query: string, variables: Record<string, unk
 }
 
 export async function metrics(url: string): Promise<{ sqlStatements: number; openSubscriptions: number; rssBytes: number; heapUsedBytes: number }> {
-  return (await fetch(`${url}/metrics`)).json() as Promise<{
+  return (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).json() as Promise<{
     sqlStatements: number;
     openSubscriptions: number;
     rssBytes: number;

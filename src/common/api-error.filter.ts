@@ -19,7 +19,11 @@ export class ApiErrorFilter implements GqlExceptionFilter {
   catch(error: ApiError, host: ArgumentsHost): unknown {
     if (host.getType() === 'http') {
       // Express's res and Fastify's reply both answer status().send() with JSON for an object.
-      const res = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): unknown } }>();
+      const res = host
+        .switchToHttp()
+        .getResponse<{ header(name: string, value: string): unknown; status(code: number): { send(body: unknown): unknown } }>();
+      // A refusal is about this moment (a match not finished yet): no cache may keep it.
+      res.header('Cache-Control', 'no-store');
       res.status(httpStatusOf(error.code)).send({ code: error.code, message: error.message, ...error.details });
       return undefined;
     }

@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
+import type { QueryLimits } from '../limits/query-limits.js';
 import { API_ERROR_CODES } from './api-error.js';
 
 /**
@@ -23,8 +24,9 @@ const REQUEST_ERROR_CODES = new Set<string>([...API_ERROR_CODES, ...GRAPHQL_REQU
  * Apollo's last word on every error: known codes pass through; anything else is a bug, so it is
  * logged with its stack and the client sees only a generic message.
  */
-export function formatError(log: (err: unknown) => void) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+export function formatError(log: (err: unknown) => void, limits: QueryLimits) {
+  return (raw: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const formatted = limits.formatted(raw);
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
       const { stacktrace: _stack, http: _http, ...extensions } = formatted.extensions ?? {};

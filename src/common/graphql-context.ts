@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
+import type { Context as WsContext } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { ApiError } from './api-error.js';
@@ -9,6 +9,7 @@ import type { PlayersService, Session } from '../players/players.service.js';
 import type { SocketSessions } from '../players/socket-sessions.js';
 import { RateLimitedError, type RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
+import type { WsConnections } from '../limits/ws-connections.js';
 
 type WsExtra = { socket?: WebSocket; request?: IncomingMessage; session?: Session | null; address?: string };
 
@@ -23,6 +24,7 @@ export interface TransportDeps {
   keepAlive: WsKeepAlive;
   limits: RateLimits;
   sockets: SocketSessions;
+  connections: WsConnections;
 }
 
 /**
@@ -31,11 +33,17 @@ export interface TransportDeps {
  * closes the socket with 4403 and the reason HTTP gives) and remembered on the connection.
  * Per-player HTTP budgets are spent here, once per request.
  */
-export function graphqlContext({ players, limits }: TransportDeps) {
+export function graphqlContext({ players, limits, connections }: TransportDeps) {
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
     if (isWs(arg)) {
-      const { session, address } = arg.extra;
-      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: address ?? 'unknown', transport: 'ws' };
+      const { session, address, socket } = arg.extra;
+      return {
+        player: session?.player ?? null,
+        tokenHash: session?.tokenHash ?? null,
+        address: address ?? 'unknown',
+        transport: 'ws',
+        connection: socket ? { fellBehind: () => connections.fellBehind(socket) } : undefined,
+      };
     }
     const req = arg.req ?? arg;
     try {
@@ -76,8 +84,13 @@ export function wsAuthorization(params: Record<string, unknown> | undefined, req
   return request?.headers?.authorization;
 }
 
+/**
+ * graphql-ws's connection_init: the player (or null, anonymous), or false to refuse (a bad token
+ * closes with 4403 and HTTP's reason; connecting too often, with 4429). The socket limits of
+ * src/limits run after it.
+ */
 export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: TransportDeps) {
-  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<boolean> => {
+  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<{ playerId: string | null } | false> => {
     const extra = ctx.extra as WsExtra;
     const socket = extra.socket;
     if (socket) keepAlive.track(socket);
@@ -99,17 +112,13 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
       return false;
     }
     if (socket && extra.session) sockets.track(socket, extra.session.tokenHash, extra.session.player.id);
-    return true;
+    return { playerId: extra.session?.player.id ?? null };
   };
 }
 
 /** Every operation over a socket spends from its player's (else its address's) budget. */
 export function graphqlWsOnSubscribe({ limits }: TransportDeps) {
-  return async (
-    ctx: WsContext<Record<string, unknown> | undefined, unknown>,
-    _id: string,
-    _payload: SubscribePayload,
-  ): Promise<GraphQLError[] | void> => {
+  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<GraphQLError[] | void> => {
     const extra = ctx.extra as WsExtra;
     try {
       await limits.consume('wsSubscribe', extra.session?.player.id ?? `address:${extra.address ?? 'unknown'}`);

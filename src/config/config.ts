@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitsEnvSchema, limitsFrom, type Limits } from '../limits/limits.config.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is
@@ -60,6 +61,8 @@ const schema = z.object({
   SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  // Query cost, WebSocket, timeout and production limits (src/limits; README "Limits and abuse").
+  ...limitsEnvSchema,
 });
 
 export type AppConfig = {
@@ -90,6 +93,7 @@ export type AppConfig = {
   sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
   /** how long a cached match record may serve reads before it is read again */
   matchCacheTtlMs: number;
+  limits: Limits;
 };
 
 export interface RateBudget {
@@ -120,6 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   const c = parsed.data;
+  if (c.METRICS && !c.METRICS_TOKEN)
+    throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -149,6 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
+    limits: limitsFrom(c, c.NODE_ENV === 'production'),
   };
 }
 

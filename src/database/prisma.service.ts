@@ -22,7 +22,15 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
   private readonly counting: boolean;
 
   constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig) {
-    const pool = new pg.Pool({ connectionString: url, max: config.dbPoolSize });
+    const { acquireTimeoutMs, statementTimeoutMs } = config.limits.db;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: config.dbPoolSize,
+      // A request waits this long for a free connection, then fails instead of queueing forever.
+      connectionTimeoutMillis: acquireTimeoutMs,
+      // No statement holds a pooled connection longer than this (0: no limit).
+      ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    });
     // An idle connection the database dropped (a restart, a terminated backend) is discarded by
     // the pool and replaced on demand; unhandled, its error would end the process.
     pool.on('error', (e) => new Logger(PrismaService.name).warn(`idle database connection lost: ${e.message}`));

@@ -1,10 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { PrismaService } from '../database/prisma.service.js';
 import { readMigrations } from '../database/schema-engine.js';
 
 @Injectable()
 export class DatabaseHealthIndicator {
+  private readonly logger = new Logger('Health');
   private expected: Promise<string[]> | undefined;
 
   constructor(
@@ -24,7 +25,9 @@ export class DatabaseHealthIndicator {
       const pending = expected.filter((m) => !applied.has(m));
       return pending.length === 0 ? check.up({ migrations: expected.length }) : check.down({ pending });
     } catch (e) {
-      return check.down({ message: (e as Error).message });
+      // The cause goes to the log; the public answer names none of the database's details.
+      this.logger.warn(`readiness: database check failed: ${(e as Error).message}`);
+      return check.down({ message: 'database unreachable' });
     }
   }
 }

@@ -1,4 +1,5 @@
-import { Controller, Get, Header, Param } from '@nestjs/common';
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { MatchRecordV2 } from './record-format-v2.js';
 import { RecordService } from './record.service.js';
 
@@ -8,8 +9,11 @@ export class RecordController {
   constructor(private readonly records: RecordService) {}
 
   @Get(':id/record')
-  @Header('Cache-Control', 'public, max-age=3600')
-  record(@Param('id') id: string): Promise<MatchRecordV2> {
-    return this.records.record(id);
+  async record(@Param('id') id: string, @Res({ passthrough: true }) reply: FastifyReply): Promise<MatchRecordV2> {
+    const record = await this.records.record(id);
+    // A finished match's record never changes; only a record that was built may be cached (a
+    // refusal, e.g. for a match still playing, must not outlive the reason for it).
+    reply.header('Cache-Control', 'public, max-age=3600');
+    return record;
   }
 }

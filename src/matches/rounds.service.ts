@@ -15,12 +15,24 @@ export class RoundsService {
    * Batching only, no cache: nothing is held past the tick, so no answer can be stale.
    */
   private readonly finished: DataLoader<string, FinishedRoundRecord[]>;
+  /**
+   * The rounds of one match view, read once however many times it is resolved: the events of one
+   * subscription batch (a catch-up) share one view, and graphql-ws resolves each event on its own.
+   * A view never changes, so this holds nothing stale, and it goes with the view.
+   */
+  private readonly byView = new WeakMap<Match, Promise<Round[]>>();
 
   constructor(repo: MatchesRepository) {
     this.finished = new DataLoader((ids) => repo.finishedRoundsOf(ids), { cache: false });
   }
 
-  async roundsOf(match: Match): Promise<Round[]> {
+  roundsOf(match: Match): Promise<Round[]> {
+    let rounds = this.byView.get(match);
+    if (!rounds) this.byView.set(match, (rounds = this.read(match)));
+    return rounds;
+  }
+
+  private async read(match: Match): Promise<Round[]> {
     if (!match.currentRound) return [];
     const finished = await this.finished.load(match.id);
     const rounds = finished.map((r) => finishedRoundModel(r.snapshot, match.rules as Rules, match.ref.revealedSecret(r.number, true)));

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
 import { MatchCache } from '../matches/match-cache.js';
@@ -15,6 +16,9 @@ import { TurnsRepository } from './turns.repository.js';
 /** A signal, or 'resync': signals may have been missed, so read the table again. */
 type Listener = (signal: MatchSignal | 'resync') => void;
 
+/** Stored events read per statement in a catch-up. */
+const PAGE = 500;
+
 /**
  * Per-process fan-out of match signals to subscriptions. A subscriber never trusts the signal's
  * content for ordering: it reads every stored event after the last seq it delivered, so a
@@ -28,13 +32,17 @@ export class MatchFeedService {
   private readonly byMatch = new Map<string, Set<Listener>>();
   private readonly byPlayer = new Map<string, Set<Listener>>();
   private readonly reads = new Map<string, Promise<unknown>>();
+  /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); `fellBehind` is called past it. */
+  private readonly maxQueued: number;
 
   constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
     @Inject(EVENT_BUS) bus: EventBus,
     private readonly repo: MatchesRepository,
     private readonly cache: MatchCache,
     private readonly turns: TurnsRepository,
   ) {
+    this.maxQueued = config.limits.ws.subscriptionQueue;
     bus.onSignal((signal) => {
       this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
       const players = new Set(signal.endedFor);
@@ -49,7 +57,12 @@ export class MatchFeedService {
    * Every stored event after `afterSeq` (none when null: live only), then live ones. Once the match
    * is over (FINISHED or ABANDONED) and its last event has been sent, the subscription completes.
    */
-  async matchEvents(matchId: string, afterSeq: number | null, viewer: Player | null): Promise<AsyncIterableIterator<{ matchEvents: MatchEvent }>> {
+  async matchEvents(
+    matchId: string,
+    afterSeq: number | null,
+    viewer: Player | null,
+    fellBehind: () => void = () => {},
+  ): Promise<AsyncIterableIterator<{ matchEvents: MatchEvent }>> {
     assertMatchId(matchId);
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
@@ -60,7 +73,10 @@ export class MatchFeedService {
     let known = record;
     let pulling = false;
     let again = false;
-    const out = new PushIterator<{ matchEvents: MatchEvent }>(() => this.remove(this.byMatch, matchId, listener));
+    const out = new PushIterator<{ matchEvents: MatchEvent }>(() => this.remove(this.byMatch, matchId, listener), this.maxQueued, fellBehind);
+    // A long catch-up is read a page at a time, each once the reader took the previous one, so
+    // it never fills the bounded queue; live events (a few per command) are pushed as they come.
+    const page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
     // Pull everything after `delivered`; signals arriving mid-pull trigger one more pull.
     const pull = async (): Promise<void> => {
       if (pulling) {
@@ -72,7 +88,8 @@ export class MatchFeedService {
         do {
           again = false;
           for (;;) {
-            const events = await this.shared(`e:${matchId}:${delivered}`, () => this.repo.eventsAfter(matchId, delivered));
+            if (out.ended) return;
+            const events = await this.shared(`e:${matchId}:${delivered}:${page}`, () => this.repo.eventsAfter(matchId, delivered, page));
             if (events.length === 0) break;
             const upTo = events.at(-1)!.seq;
             // The commit that signalled usually left the record in the cache: no second read.
@@ -83,6 +100,7 @@ export class MatchFeedService {
             const match = matchModel(latest!, viewer);
             for (const e of events) out.push({ matchEvents: this.eventModel(e, match) });
             delivered = events.at(-1)!.seq;
+            if (events.length === page) await out.drained();
           }
         } while (again);
         if ((known.status === 'FINISHED' || known.status === 'ABANDONED') && delivered >= known.lastEventSeq) out.complete();
@@ -109,8 +127,8 @@ export class MatchFeedService {
    * Work is done in signal order per subscription, and a match is never pushed twice at the same
    * version, so the catch-up and a signal racing it give one push.
    */
-  myTurns(player: Player): AsyncIterableIterator<{ myTurns: Match }> {
-    const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener));
+  myTurns(player: Player, fellBehind: () => void = () => {}): AsyncIterableIterator<{ myTurns: Match }> {
+    const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener), this.maxQueued, fellBehind);
     const pushedAt = new Map<string, number>(); // match id → version last pushed, while the match is live
     const push = (record: MatchRecord): void => {
       if ((pushedAt.get(record.id) ?? -1) >= record.version) return;

@@ -48,3 +48,53 @@ describe('PushIterator', () => {
     expect(cleaned).toBe(2);
   });
 });
+
+describe('PushIterator with a bounded queue', () => {
+  it('ends, drops what it held and calls overflow once when a push finds the queue full', async () => {
+    let overflows = 0;
+    let cleaned = 0;
+    const it = new PushIterator<number>(
+      () => cleaned++,
+      3,
+      () => overflows++,
+    );
+    for (const n of [1, 2, 3]) it.push(n);
+    expect(it.queued).toBe(3);
+    it.push(4);
+    expect(overflows).toBe(1);
+    expect(cleaned).toBe(1);
+    expect(it.queued).toBe(0);
+    it.push(5);
+    expect(overflows).toBe(1);
+    expect(await it.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it('a value handed straight to a waiting reader does not count against the bound', async () => {
+    let overflows = 0;
+    const it = new PushIterator<number>(
+      () => {},
+      1,
+      () => overflows++,
+    );
+    const waiting = it.next();
+    it.push(1);
+    it.push(2);
+    expect(await waiting).toEqual({ value: 1, done: false });
+    expect(overflows).toBe(0);
+    expect(await it.next()).toEqual({ value: 2, done: false });
+  });
+
+  it('drained() resolves once the reader took everything queued', async () => {
+    const it = new PushIterator<number>(() => {}, 10);
+    it.push(1);
+    it.push(2);
+    let drained = false;
+    const d = it.drained().then(() => (drained = true));
+    await it.next();
+    await Promise.resolve();
+    expect(drained).toBe(false);
+    await it.next();
+    await d;
+    expect(drained).toBe(true);
+  });
+});

@@ -2,16 +2,26 @@
  * An async iterator fed by pushes, for GraphQL subscriptions. Unlike an async generator, it can
  * be ended at any moment: return() settles a pending next() at once and runs the cleanup, so an
  * idle subscription that the client closes does not linger until its next event.
+ *
+ * Its queue is bounded: graphql-ws takes the next value only once the previous one was written
+ * to the socket, so a reader that stops reading makes the queue grow. At `maxQueued` values the
+ * iterator ends, drops what it held and calls `overflow` (which closes the connection: the client
+ * resumes with afterSeq), so a paused reader costs at most that many values.
  */
 export class PushIterator<T> implements AsyncIterableIterator<T> {
   private readonly queue: T[] = [];
+  private drainWaiters: (() => void)[] = [];
   private waiting: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
   private failed: unknown = null;
   private done = false;
   /** complete() was called: end once the queue is drained. */
   private completing = false;
 
-  constructor(private readonly cleanup: () => void) {}
+  constructor(
+    private readonly cleanup: () => void,
+    private readonly maxQueued = Infinity,
+    private readonly overflow: () => void = () => {},
+  ) {}
 
   push(value: T): void {
     if (this.done) return;
@@ -19,7 +29,26 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
       const w = this.waiting;
       this.waiting = null;
       w.resolve({ value, done: false });
+    } else if (this.queue.length >= this.maxQueued) {
+      this.end();
+      this.overflow();
     } else this.queue.push(value);
+  }
+
+  /** Ended: by the reader, by a failure, by completion or by overflow. */
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /** Values pushed and not yet taken. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Resolves once every queued value has been taken (or the iterator ended): for a producer to pace itself. */
+  drained(): Promise<void> {
+    if (this.queue.length === 0 || this.done) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
   }
 
   /** The source has nothing more to send: end the stream once what is queued has been taken. */
@@ -42,7 +71,10 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   next(): Promise<IteratorResult<T>> {
     if (this.queue.length > 0) {
       const value = this.queue.shift()!;
-      if (this.queue.length === 0 && this.completing) this.end();
+      if (this.queue.length === 0) {
+        if (this.completing) this.end();
+        this.wakeDrainWaiters();
+      }
       return Promise.resolve({ value, done: false });
     }
     if (this.failed) {
@@ -68,10 +100,17 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
     return this;
   }
 
+  private wakeDrainWaiters(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  }
+
   private end(): void {
     if (this.done) return;
     this.done = true;
     this.queue.length = 0;
+    this.wakeDrainWaiters();
     if (this.waiting) {
       const w = this.waiting;
       this.waiting = null;

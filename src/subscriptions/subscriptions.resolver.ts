@@ -1,7 +1,7 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Int, Resolver, Subscription } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Resolver, Subscription } from '@nestjs/graphql';
 import { Match, MatchEvent } from '../matches/models/match.model.js';
-import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import { AuthGuard, CurrentPlayer, type RequestContext } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { MatchFeedService } from './match-feed.service.js';
 
@@ -18,8 +18,9 @@ export class SubscriptionsResolver {
     @Args('matchId', { type: () => ID }) matchId: string,
     @Args('afterSeq', { type: () => Int, nullable: true, description: 'The last event seq the client saw.' }) afterSeq: number | null | undefined,
     @CurrentPlayer() player: Player | null,
+    @Context() ctx: RequestContext,
   ) {
-    return this.feeds.matchEvents(matchId, afterSeq ?? null, player);
+    return this.feeds.matchEvents(matchId, afterSeq ?? null, player, ctx.connection?.fellBehind);
   }
 
   @Subscription(() => Match, {
@@ -28,7 +29,7 @@ export class SubscriptionsResolver {
     resolve: (payload: { myTurns: Match }) => payload.myTurns,
   })
   @UseGuards(AuthGuard)
-  myTurns(@CurrentPlayer() player: Player) {
-    return this.feeds.myTurns(player);
+  myTurns(@CurrentPlayer() player: Player, @Context() ctx: RequestContext) {
+    return this.feeds.myTurns(player, ctx.connection?.fellBehind);
   }
 }

@@ -1,0 +1,73 @@
+import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import type { Context as WsContext, ServerOptions } from 'graphql-ws';
+import type { WebSocket } from 'ws';
+import { OperationCache } from '../subscriptions/operation-cache.js';
+import type { Limits } from './limits.config.js';
+import type { QueryLimits } from './query-limits.js';
+import type { WsConnections } from './ws-connections.js';
+
+type Ctx = WsContext<Record<string, unknown> | undefined, unknown>;
+
+export interface GraphqlWsLimitsDeps {
+  limits: Limits['ws'];
+  queries: QueryLimits;
+  connections: WsConnections;
+  /** The executable schema, known once GraphQLModule has built it. */
+  schema: () => GraphQLSchema;
+  /** Authenticates the connection (the one auth path shared with HTTP); the player's id or null, false to refuse. */
+  authenticate: (ctx: Ctx) => Promise<{ playerId: string | null } | false>;
+  /** Runs first on every subscribe message (the rate limits): errors to refuse it, else nothing. */
+  beforeSubscribe?: (ctx: Ctx) => Promise<readonly GraphQLError[] | void>;
+}
+
+/**
+ * The graphql-ws server's options that enforce the limits: the connection_init deadline, sockets
+ * per player, subscriptions per socket, and the same parse, validation and cost checks as HTTP
+ * (QueryLimits) before any resolver runs. Documents that pass are remembered in a cache bounded
+ * in bytes; one that fails is never kept.
+ */
+export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<ServerOptions<Record<string, unknown> | undefined, unknown>> {
+  const documents = new OperationCache(deps.limits.operationCacheBytes);
+  return {
+    connectionInitWaitTimeout: deps.limits.initTimeoutMs,
+    onConnect: async (ctx) => {
+      const who = await deps.authenticate(ctx);
+      if (who === false) return false;
+      const socket = (ctx.extra as { socket: WebSocket }).socket;
+      return deps.connections.register(socket, ctx, who.playerId);
+    },
+    onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+      const refused = await deps.beforeSubscribe?.(ctx);
+      if (refused && refused.length > 0) return refused;
+      const tooMany = deps.connections.subscriptionLimitError(ctx);
+      if (tooMany) return [tooMany];
+      const schema = deps.schema();
+      let document = documents.get(payload.query);
+      if (!document) {
+        try {
+          document = deps.queries.parse(payload.query);
+        } catch (e) {
+          if (e instanceof GraphQLError) return [withCode(e, 'GRAPHQL_PARSE_FAILED')];
+          throw e;
+        }
+        const errors = deps.queries.validate(schema, document);
+        if (errors.length > 0) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
+        documents.remember(payload.query, document);
+      }
+      const costly = deps.queries.costError(schema, document, payload.variables, payload.operationName);
+      if (costly) return [costly];
+      return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
+    },
+  };
+}
+
+/** The code Apollo gives the same refusal on HTTP, so both transports answer alike. */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  if (error.extensions.code) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    extensions: { ...error.extensions, code },
+  });
+}

@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { startServer } from '../src/bootstrap.js';
+import { ConfigError, loadConfig } from '../src/config/config.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import type { GqlErrorShape } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
+
+const INTROSPECT = '{ __schema { queryType { name } } }';
+const TYPO = '{ matchez { totalCount } }';
+const TOKEN = 'a-metrics-token-of-enough-length';
+
+async function wsFirstError(url: string, query: string): Promise<GqlErrorShape> {
+  const ws = new RawWs(url);
+  await ws.ready();
+  ws.subscribe('q', query);
+  await ws.until(() => ws.of('q').length > 0);
+  ws.terminate();
+  return (ws.of('q')[0].payload as GqlErrorShape[])[0];
+}
+
+describe('production defaults', () => {
+  let prod: TestApp;
+  let dev: TestApp;
+  beforeAll(async () => {
+    [prod, dev] = await Promise.all([startTestApp({ NODE_ENV: 'production', METRICS: 'true', METRICS_TOKEN: TOKEN }), startTestApp()]);
+  });
+  afterAll(() => Promise.all([prod.close(), dev.close()]));
+
+  it('refuses introspection in production, on HTTP and graphql-ws', async () => {
+    const http = (await prod.anon.raw(INTROSPECT)).body.errors![0];
+    expect(http.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(http.message).toBe('GraphQL introspection has been disabled, but the requested query contained the field "__schema".');
+    const ws = await wsFirstError(prod.url, INTROSPECT);
+    expect(ws.message).toBe(http.message);
+    expect(await dev.anon.request(INTROSPECT)).toEqual({ __schema: { queryType: { name: 'Query' } } });
+  });
+
+  it('gives no "did you mean" suggestions in production, on HTTP and graphql-ws', async () => {
+    const expected = 'Cannot query field "matchez" on type "Query".';
+    expect((await prod.anon.raw(TYPO)).body.errors![0]).toMatchObject({ message: expected, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+    expect((await wsFirstError(prod.url, TYPO)).message).toBe(expected);
+    expect((await dev.anon.raw(TYPO)).body.errors![0].message).toBe(`${expected} Did you mean "matches" or "match"?`);
+  });
+
+  it('serves /metrics only to bearers of METRICS_TOKEN, and not at all unless enabled', async () => {
+    expect((await fetch(`${prod.url}/metrics`)).status).toBe(401);
+    expect((await fetch(`${prod.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-of-the-same-len' } })).status).toBe(401);
+    const ok = await fetch(`${prod.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ sqlStatements: expect.any(Number) });
+    expect((await fetch(`${dev.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    expect(() => loadConfig({ METRICS: 'true' })).toThrow(ConfigError);
+  });
+});
+
+describe('production switches are separate settings', () => {
+  let app: TestApp;
+  beforeAll(async () => (app = await startTestApp({ NODE_ENV: 'production', GRAPHQL_INTROSPECTION: 'true' })));
+  afterAll(() => app.close());
+
+  it('GRAPHQL_INTROSPECTION=true allows introspection in production, suggestions stay off', async () => {
+    expect(await app.anon.request(INTROSPECT)).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    expect((await app.anon.raw(TYPO)).body.errors![0].message).not.toMatch(/Did you mean/);
+  });
+});
+
+describe('readiness without the database', () => {
+  it('answers 503 without the database error text', async () => {
+    const url = new URL(process.env.TEST_PG_SERVER_URL!);
+    url.pathname = '/test_no_such_database_for_readiness';
+    const server = await startServer(
+      loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url.toString(), MIGRATE_ON_START: 'false' }),
+      { logger: false },
+    );
+    try {
+      const res = await fetch(`${server.url}/health/ready`);
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(text).toContain('database unreachable');
+      expect(text).not.toMatch(/no_such_database|does not exist|postgres|password|127\.0\.0\.1/i);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('docker-compose.yml', () => {
+  it('publishes PostgreSQL and Redis on the loopback interface only', () => {
+    const compose = readFileSync(new URL('../docker-compose.yml', import.meta.url), 'utf8');
+    const published = [...compose.matchAll(/^\s+- '([^']*:(?:5432|6379))'$/gm)].map((m) => m[1]);
+    expect(published).toEqual(['127.0.0.1:5432:5432', '127.0.0.1:6379:6379']);
+  });
+});

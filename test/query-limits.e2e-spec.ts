@@ -1,0 +1,157 @@
+import { PrismaService } from '../src/database/prisma.service.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { MATCH_FIELDS, ROUND_FIELDS } from './support/fragments.js';
+import type { GqlErrorShape } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
+
+/**
+ * Query limits (src/limits): the same refusals over HTTP and graphql-ws, each naming its limit
+ * and value, before any resolver runs (no SQL statement is sent for a refused request).
+ */
+const ALIASES_2000 = `query($id: ID!) { ${Array.from({ length: 2000 }, (_, i) => `a${i}: match(id: $id) { rounds { moves { seq } } }`).join(' ')} }`;
+// Over graphql-ws a message may hold 64 KiB (WS_MAX_PAYLOAD_BYTES): 400 aliases, still far past the token limit.
+const ALIASES_400 = ALIASES_2000.split(' a400:')[0] + ' }';
+const PAGES_1000 = `query { ${Array.from({ length: 1000 }, (_, i) => `p${i}: matches(first: 100) { edges { node { id } } }`).join(' ')} }`;
+const ALIASES_40 = `query { ${Array.from({ length: 40 }, (_, i) => `a${i}: __typename`).join(' ')} }`;
+const COSTLY = `query { matches(first: 100) { edges { node { ${MATCH_FIELDS} } } } } ${ROUND_FIELDS}`;
+
+describe('query limits', () => {
+  let app: TestApp;
+  let matchId: string;
+
+  beforeAll(async () => {
+    app = await startTestApp({ METRICS: 'true', METRICS_TOKEN: 'metrics-token-for-the-tests' });
+    const p = await app.player();
+    matchId = (await p.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }')).createMatch.id;
+  });
+  afterAll(() => app.close());
+
+  const statements = () => app.server.app.get(PrismaService).statements;
+
+  /** The first error of a request that must be refused, and proof that it reached no resolver. */
+  async function refused(query: string, variables: Record<string, unknown> = {}): Promise<GqlErrorShape & { status: number }> {
+    const before = statements();
+    const { status, body } = await app.anon.raw(query, variables);
+    expect(body.errors?.length).toBeGreaterThan(0);
+    expect(body.data ?? null).toBeNull();
+    expect(statements()).toBe(before);
+    return { ...body.errors![0], status };
+  }
+
+  it('refuses 2,000 aliases of match { rounds { moves } } as too many tokens (HTTP 400)', async () => {
+    const e = await refused(ALIASES_2000, { id: matchId });
+    expect(e.status).toBe(400);
+    expect(e.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(e.message).toBe('Query has more than 2000 tokens (GRAPHQL_MAX_TOKENS)');
+  });
+
+  it('refuses 1,000 aliases of matches(first: 100)', async () => {
+    const e = await refused(PAGES_1000);
+    expect(e.extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(e.message).toMatch(/GRAPHQL_MAX_TOKENS/);
+  });
+
+  it('refuses more aliases than GRAPHQL_MAX_ALIASES', async () => {
+    const e = await refused(ALIASES_40);
+    expect(e.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_ALIASES', max: 30 });
+    expect(e.message).toBe('Aliases limit of 30 exceeded, found 40 (GRAPHQL_MAX_ALIASES)');
+  });
+
+  it('refuses a query whose estimated cost is over GRAPHQL_MAX_COST, weighing pages by first', async () => {
+    const e = await refused(COSTLY);
+    expect(e.status).toBe(400);
+    expect(e.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST', max: 150_000 });
+    expect(e.message).toMatch(/^Query cost \d+ exceeds the limit of 150000 \(GRAPHQL_MAX_COST\)$/);
+    // The same selection on a page of 10 costs a tenth: it runs.
+    const ok = await app.anon.raw(COSTLY.replace('first: 100', 'first: 10'));
+    expect(ok.body.errors).toBeUndefined();
+  });
+
+  it('takes first from the variables when it is one', async () => {
+    const q = `query($n: Int) { matches(first: $n) { edges { node { ${MATCH_FIELDS} } } } } ${ROUND_FIELDS}`;
+    expect((await refused(q, { n: 100 })).extensions?.limit).toBe('GRAPHQL_MAX_COST');
+    expect((await app.anon.raw(q, { n: 5 })).body.errors).toBeUndefined();
+  });
+
+  it.each([
+    ['matches', 0],
+    ['matches', 101],
+    ['leaderboard', -1],
+    ['leaderboard', 1000],
+  ])('refuses %s(first: %d) as BAD_USER_INPUT before any resolver runs', async (field, first) => {
+    const node = field === 'matches' ? 'id' : 'rank';
+    const both = `query($f: Int) { a: ${field}(first: $f) { edges { node { ${node} } } } b: me { id } }`;
+    const e = await refused(both, { f: first });
+    expect(e.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(e.message).toBe(`first must be 1 to 100 (got ${first})`);
+  });
+
+  it('applies the same rules to graphql-ws subscribe messages, queries included', async () => {
+    // Fine as one query (~45,000), but a subscription answers it again for every event (×10).
+    const everyRound = Array.from({ length: 30 }, (_, i) => `r${i}: rounds { moves { seq seat type tile { high low } end points count } }`).join(' ');
+    expect((await app.anon.raw(`query($id: ID!) { match(id: $id) { ${everyRound} } }`, { id: matchId })).body.errors).toBeUndefined();
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    const before = statements();
+    ws.subscribe('tokens', ALIASES_400, { id: matchId });
+    ws.subscribe(
+      'aliases',
+      `subscription($id: ID!) { matchEvents(matchId: $id) { match { ${Array.from({ length: 31 }, (_, i) => `v${i}: version`).join(' ')} } } }`,
+      {
+        id: matchId,
+      },
+    );
+    ws.subscribe('cost', COSTLY);
+    ws.subscribe('first', 'query { matches(first: 101) { totalCount } }');
+    ws.subscribe('events', `subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { ${everyRound} } } }`, { id: matchId });
+    await ws.until(() => ['tokens', 'aliases', 'cost', 'first', 'events'].every((id) => ws.of(id).length > 0));
+    const err = (id: string) => {
+      const [m] = ws.of(id);
+      expect(m.type).toBe('error');
+      return (m.payload as GqlErrorShape[])[0];
+    };
+    expect(err('tokens')).toMatchObject({
+      message: 'Query has more than 2000 tokens (GRAPHQL_MAX_TOKENS)',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    expect(err('aliases')).toMatchObject({
+      message: 'Aliases limit of 30 exceeded, found 31 (GRAPHQL_MAX_ALIASES)',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    });
+    expect(err('cost').extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST' });
+    expect(err('first')).toMatchObject({ message: 'first must be 1 to 100 (got 101)', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(err('events').extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST' });
+    expect(statements()).toBe(before);
+    // The socket stays usable: a refusal ends one operation, not the connection.
+    ws.subscribe('ok', '{ __typename }');
+    await ws.until(() => ws.of('ok').some((m) => m.type === 'complete'));
+    expect(ws.closeCode).toBeNull();
+    ws.terminate();
+  });
+});
+
+describe('query limits are configuration', () => {
+  let app: TestApp;
+  beforeAll(async () => (app = await startTestApp({ GRAPHQL_MAX_DEPTH: '3', GRAPHQL_MAX_COST: '50', GRAPHQL_MAX_TOKENS: '100' })));
+  afterAll(() => app.close());
+
+  it('refuses a query deeper than GRAPHQL_MAX_DEPTH, on HTTP and graphql-ws', async () => {
+    const deep = 'query { leaderboard { edges { node { player { name } } } } }';
+    const { body } = await app.anon.raw(deep);
+    expect(body.errors![0]).toMatchObject({ extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_DEPTH', max: 3 } });
+    expect(body.errors![0].message).toMatch(/^Query depth limit of 3 exceeded, found \d+ \(GRAPHQL_MAX_DEPTH\)$/);
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    ws.subscribe('deep', deep);
+    await ws.until(() => ws.of('deep').length > 0);
+    expect((ws.of('deep')[0].payload as GqlErrorShape[])[0].message).toBe(body.errors![0].message);
+    ws.terminate();
+  });
+
+  it('uses GRAPHQL_MAX_COST and GRAPHQL_MAX_TOKENS as set', async () => {
+    const { body } = await app.anon.raw('query { matches(first: 60) { totalCount } }');
+    expect(body.errors![0].message).toMatch(/exceeds the limit of 50 \(GRAPHQL_MAX_COST\)/);
+    const tokens = await app.anon.raw(`query { ${'__typename '.repeat(120)}}`);
+    expect(tokens.body.errors![0].message).toBe('Query has more than 100 tokens (GRAPHQL_MAX_TOKENS)');
+  });
+});

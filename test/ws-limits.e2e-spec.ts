@@ -1,0 +1,213 @@
+import net from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { MatchFeedService } from '../src/subscriptions/match-feed.service.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import type { GqlErrorShape } from './support/gql.js';
+import { growth, memoryAfterGc } from './support/memory.js';
+import { longMatch, oneMove } from './support/moves.js';
+import { RawWs } from './support/raw-ws.js';
+
+const EVENTS = (fields: string) => `subscription($id: ID!, $after: Int) { matchEvents(matchId: $id, afterSeq: $after) { seq ${fields} } }`;
+
+/**
+ * Sends a WebSocket frame header announcing `length` bytes and only a few of them: the server must
+ * answer from the header alone. Resolves with the close code the server sent.
+ */
+function announceHugeFrame(httpUrl: string, length: number): Promise<number> {
+  const { hostname, port } = new URL(httpUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname);
+    let buf = Buffer.alloc(0);
+    let upgraded = false;
+    socket.on('error', reject);
+    socket.on('connect', () =>
+      socket.write(
+        `GET /graphql HTTP/1.1\r\nHost: ${hostname}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
+      ),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      if (!upgraded) {
+        const end = buf.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        upgraded = true;
+        buf = buf.subarray(end + 4);
+        const header = Buffer.alloc(14);
+        header[0] = 0x81; // FIN + text
+        header[1] = 0x80 | 127; // masked, 64-bit length
+        header.writeBigUInt64BE(BigInt(length), 2);
+        socket.write(Buffer.concat([header, randomBytes(4), Buffer.from('{"type":')]));
+      }
+      if (buf.length >= 4 && (buf[0] & 0x0f) === 0x8) {
+        resolve(buf.readUInt16BE(2));
+        socket.destroy();
+      }
+    });
+  });
+}
+
+describe('graphql-ws bounds (defaults)', () => {
+  let app: TestApp;
+  beforeAll(async () => (app = await startTestApp()));
+  afterAll(() => app.close());
+
+  it('closes with 1009 a message announced at 100 MiB, from its header alone', async () => {
+    expect(await announceHugeFrame(app.url, 100 * 1024 * 1024)).toBe(1009);
+  });
+
+  it('closes with 1009 a real message over WS_MAX_PAYLOAD_BYTES (64 KiB)', async () => {
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    ws.subscribe('big', `{ __typename } # ${'x'.repeat(65 * 1024)}`);
+    expect(await ws.closed()).toBe(1009);
+  });
+
+  it('refuses the subscription past WS_MAX_SUBSCRIPTIONS_PER_SOCKET (20) and keeps the others', async () => {
+    const p = await app.player();
+    const { id } = await p
+      .request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }')
+      .then((r) => r.createMatch);
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    for (let i = 1; i <= 21; i++) ws.subscribe(`s${i}`, EVENTS('type'), { id, after: 0 });
+    await ws.until(() => ws.of('s21').length > 0 && ws.of('s20').length > 0);
+    const [refusal] = ws.of('s21');
+    expect(refusal.type).toBe('error');
+    expect((refusal.payload as GqlErrorShape[])[0]).toMatchObject({
+      message: 'Too many subscriptions on this connection (WS_MAX_SUBSCRIPTIONS_PER_SOCKET = 20)',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+    expect(ws.of('s20')[0].type).toBe('next');
+    expect(ws.closeCode).toBeNull();
+    ws.terminate();
+  });
+
+  it('closes with 4290 a player’s socket past WS_MAX_SOCKETS_PER_PLAYER (8)', async () => {
+    const p = await app.player();
+    const sockets = Array.from({ length: 8 }, () => new RawWs(app.url, { token: p.token }));
+    await Promise.all(sockets.map((s) => s.ready()));
+    const ninth = new RawWs(app.url, { token: p.token });
+    expect(await ninth.closed()).toBe(4290);
+    expect(ninth.closeReason).toBe('Too many connections for this player (WS_MAX_SOCKETS_PER_PLAYER = 8)');
+    // Closing one makes room again.
+    sockets[0].terminate();
+    await sockets[0].closed();
+    const again = new RawWs(app.url, { token: p.token });
+    await again.ready();
+    for (const s of [...sockets, again]) s.terminate();
+  });
+
+  it('never keeps refused documents: 30 large invalid subscriptions leave the memory as it was', async () => {
+    // ~60 KiB each, under the token limit: long names, so each is costly to hold if kept.
+    const doc = (i: number) => `subscription { ${Array.from({ length: 500 }, (_, k) => `f${i}_${k}${'x'.repeat(110)}`).join(' ')} }`;
+    expect(doc(0).length).toBeGreaterThan(50_000);
+    const warm = new RawWs(app.url);
+    await warm.ready();
+    warm.subscribe('w', doc(999));
+    await warm.until(() => warm.of('w').length > 0);
+    warm.terminate();
+    const before = await memoryAfterGc();
+    for (let i = 0; i < 30; i++) {
+      const ws = new RawWs(app.url);
+      await ws.ready();
+      ws.subscribe('x', doc(i));
+      await ws.until(() => ws.of('x').length > 0);
+      expect(ws.of('x')[0].type).toBe('error');
+      ws.terminate();
+      await ws.closed();
+    }
+    const g = growth(before, await memoryAfterGc());
+    // Kept, they would be ~30 × 60 KiB of text plus their parsed documents (~10 MiB).
+    expect(g.heapMiB).toBeLessThan(4);
+    expect(g.rssMiB).toBeLessThan(64);
+  });
+});
+
+describe('graphql-ws bounds (configured low)', () => {
+  let app: TestApp;
+  beforeAll(
+    async () =>
+      (app = await startTestApp({
+        WS_INIT_TIMEOUT_MS: '300',
+        WS_IDLE_TIMEOUT_MS: '600',
+        WS_MAX_SOCKETS_PER_ADDRESS: '12',
+        WS_SUBSCRIPTION_QUEUE: '10',
+        // The paused reader's test asks for large events on purpose (to fill the socket's buffers fast).
+        GRAPHQL_MAX_COST: '1000000',
+        WS_KEEPALIVE_MS: '120000',
+      })),
+  );
+  afterAll(() => app.close());
+
+  it('closes with 4408 a socket that sends no connection_init within WS_INIT_TIMEOUT_MS', async () => {
+    const ws = new RawWs(app.url, { init: false });
+    await ws.open();
+    expect(await ws.closed()).toBe(4408);
+  });
+
+  it('closes with 4292 a socket without a subscription for WS_IDLE_TIMEOUT_MS, and not one with a subscription', async () => {
+    const p = await app.player();
+    const { id } = (await p.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }')).createMatch;
+    const idle = new RawWs(app.url);
+    const busy = new RawWs(app.url);
+    await Promise.all([idle.ready(), busy.ready()]);
+    busy.subscribe('e', EVENTS('type'), { id });
+    expect(await idle.closed()).toBe(4292);
+    expect(busy.closeCode).toBeNull();
+    busy.terminate();
+  });
+
+  it('refuses the upgrade with HTTP 429 past WS_MAX_SOCKETS_PER_ADDRESS', async () => {
+    const open = Array.from({ length: 12 }, () => new RawWs(app.url));
+    await Promise.all(open.map((s) => s.ready()));
+    await expect(new RawWs(app.url).open()).rejects.toThrow('upgrade refused with HTTP 429');
+    for (const s of open) s.terminate();
+  });
+
+  it('closes with 4291 a paused reader whose subscriptions fall WS_SUBSCRIPTION_QUEUE events behind, with bounded memory', async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    // A match with history, so that every event this reader asks for is large (~100 KiB) and the
+    // socket's buffers fill within a few moves: graphql-ws's own keep-alive cuts a reader that
+    // stops reading pings after 12–24 s, and the queue's bound must act well before that.
+    for (let i = 0; i < 50; i++) await oneMove(bySeat, id);
+    const feeds = app.server.app.get(MatchFeedService);
+    const heavy = EVENTS(
+      `match { ${Array.from({ length: 30 }, (_, i) => `r${i}: rounds { moves { seq seat type tile { high low } end points count } }`).join(' ')} }`,
+    );
+    const before = await memoryAfterGc();
+    const reader = new RawWs(app.url);
+    await reader.ready();
+    for (let i = 0; i < 5; i++) reader.subscribe(`s${i}`, heavy, { id });
+    await reader.until(() => feeds.openFeeds >= 5);
+    reader.pause();
+    let moves = 0;
+    while (feeds.openFeeds > 0 && moves < 100) {
+      await oneMove(bySeat, id);
+      moves++;
+    }
+    expect(feeds.openFeeds).toBe(0);
+    reader.resume();
+    expect(await reader.closed()).toBe(4291);
+    expect(reader.closeReason).toBe('Fell behind by 10 events (WS_SUBSCRIPTION_QUEUE): resubscribe with afterSeq');
+    const g = growth(before, await memoryAfterGc());
+    // Unbounded, the queues would hold every event of every move (~0.5 MiB a move here).
+    expect(g.heapMiB).toBeLessThan(32);
+    expect(g.rssMiB).toBeLessThan(128);
+    // It resumes where it was: every event after the last one it saw, in order.
+    const seen = Math.max(
+      ...reader
+        .of('s0')
+        .filter((m) => m.type === 'next')
+        .map((m) => (m.payload as { data: { matchEvents: { seq: number } } }).data.matchEvents.seq),
+    );
+    const again = new RawWs(app.url);
+    await again.ready();
+    again.subscribe('r', EVENTS('type'), { id, after: seen });
+    await again.until(() => again.of('r').length >= 3);
+    const seqs = again.of('r').map((m) => (m.payload as { data: { matchEvents: { seq: number } } }).data.matchEvents.seq);
+    expect(seqs.slice(0, 3)).toEqual([seen + 1, seen + 2, seen + 3]);
+    again.terminate();
+  });
+});
