@@ -161,6 +161,20 @@ describe('every catalogued code and reason, reached through the API', () => {
     expect(wanted.filter((r) => !seen.reasons.has(r))).toEqual([]);
   });
 
+  it('the budgets: a registration past its rate limit, a WAITING match past the cap', async () => {
+    const tight = await startTestApp({ RATE_LIMIT_REGISTER: '1/60', MAX_WAITING_MATCHES: '1' });
+    try {
+      const p = await tight.player('budgeted'); // the address's one registration
+      const again = await tight.anon.raw('mutation { registerPlayer(name: "again") { token } }', {});
+      expect(again.body.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
+      seen.codes.add('RATE_LIMITED');
+      await p.request(M_CREATE, { input: { seats: 2 } });
+      await refused(p, M_CREATE, { input: { seats: 2 } }, 'TOO_MANY_WAITING_MATCHES');
+    } finally {
+      await tight.close();
+    }
+  });
+
   it('reached every catalogued code and reason but those no request can provoke', () => {
     expect(catalogued.codes.filter((c) => !seen.codes.has(c) && !UNREACHABLE[c])).toEqual([]);
     expect(catalogued.reasons.filter((r) => !seen.reasons.has(r) && !UNREACHABLE[r])).toEqual([]);

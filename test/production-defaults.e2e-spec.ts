@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { startServer } from '../src/bootstrap.js';
 import { ConfigError, loadConfig } from '../src/config/config.js';
+import { adminQuery, databaseName } from './setup/test-database.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import type { GqlErrorShape } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
@@ -66,20 +66,22 @@ describe('production switches are separate settings', () => {
 
 describe('readiness without the database', () => {
   it('answers 503 without the database error text', async () => {
-    const url = new URL(process.env.TEST_PG_SERVER_URL!);
-    url.pathname = '/test_no_such_database_for_readiness';
-    const server = await startServer(
-      loadConfig({ LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url.toString(), MIGRATE_ON_START: 'false' }),
-      { logger: false },
-    );
+    // The server needs its database to start (it takes the instance lock there), so the database
+    // goes away under a running server: no new connections, and the open ones are ended.
+    const app = await startTestApp();
+    const name = databaseName(app.databaseUrl);
+    const serverUrl = process.env.TEST_PG_SERVER_URL!;
     try {
-      const res = await fetch(`${server.url}/health/ready`);
+      await adminQuery(serverUrl, `ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await adminQuery(serverUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '${name}'`);
+      const res = await fetch(`${app.url}/health/ready`);
       expect(res.status).toBe(503);
       const text = await res.text();
       expect(text).toContain('database unreachable');
-      expect(text).not.toMatch(/no_such_database|does not exist|postgres|password|127\.0\.0\.1/i);
+      expect(text).not.toMatch(/not currently accepting|does not exist|terminat|postgres|password|127\.0\.0\.1/i);
     } finally {
-      await server.close();
+      await adminQuery(serverUrl, `ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await app.close();
     }
   });
 });

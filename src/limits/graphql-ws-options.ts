@@ -37,10 +37,12 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
       return deps.connections.register(socket, ctx, who.playerId);
     },
     onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
-      const refused = await deps.beforeSubscribe?.(ctx);
-      if (refused && refused.length > 0) return refused;
+      // Counted before anything is awaited: graphql-ws enters each subscribe's id as it arrives, so
+      // a count taken after an await would include the subscribes that arrived meanwhile.
       const tooMany = deps.connections.subscriptionLimitError(ctx);
       if (tooMany) return [tooMany];
+      const refused = await deps.beforeSubscribe?.(ctx);
+      if (refused && refused.length > 0) return refused;
       const schema = deps.schema();
       let document = documents.get(payload.query);
       if (!document) {
