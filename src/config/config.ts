@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SEARCH_NODES } from '../domain/bots/expert.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is
@@ -30,6 +31,10 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
   METRICS: bool.default(false),
+  // Bots: the expert's search bounds per move, and the worker threads it runs on.
+  BOT_MOVE_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
+  BOT_SEARCH_NODES: z.coerce.number().int().min(100).max(10_000_000).default(DEFAULT_SEARCH_NODES),
+  BOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type AppConfig = {
@@ -47,6 +52,12 @@ export type AppConfig = {
   wsKeepAliveMs: number;
   /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
   metrics: boolean;
+  /** wall-clock bound of one searching bot move, in ms */
+  botMoveBudgetMs: number;
+  /** simulated moves per searching bot move (the reproducible bound) */
+  botSearchNodes: number;
+  /** worker threads for searching bots */
+  botWorkers: number;
 };
 
 export class ConfigError extends Error {}
@@ -73,6 +84,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     metrics: c.METRICS,
+    botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
+    botSearchNodes: c.BOT_SEARCH_NODES,
+    botWorkers: c.BOT_WORKERS,
   };
 }
 

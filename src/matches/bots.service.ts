@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
+import { BOT_STRATEGIES, viewFor, type Action, type BotStrategy } from '../domain/index.js';
 import { botSeed } from '../domain/rng.js';
 import type { MatchRecord } from './match-record.js';
+import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
 import { CommandRunner } from './command-runner.js';
 import { MatchesService } from './matches.service.js';
 
@@ -23,6 +24,7 @@ export class BotsService implements OnApplicationShutdown {
   constructor(
     @Inject(MatchesService) private readonly matches: MatchesService,
     @Inject(CommandRunner) runner: CommandRunner,
+    @Inject(BOT_MOVER) private readonly mover: BotMover,
   ) {
     runner.afterCommit = (id) => this.wake(id);
   }
@@ -61,13 +63,13 @@ export class BotsService implements OnApplicationShutdown {
     }
   }
 
-  private decide(r: MatchRecord) {
+  private async decide(r: MatchRecord): Promise<Action | null> {
     const state = r.state;
     if (!state || state.status !== 'IN_PROGRESS') return null;
     const seat = r.seats[state.round.turn];
     if (!seat?.isBot) return null;
-    const strategy = (seat.botStrategy === 'random' ? 'random' : 'greedy') as BotStrategy;
-    // Reproducible per position, different for every move.
-    return chooseBotAction(viewFor(state, seat.index), strategy, botSeed(r.seed, state.lastSeq));
+    const strategy = BOT_STRATEGIES.find((s) => s === seat.botStrategy) ?? 'greedy';
+    // Reproducible per position, different for every move; a searching bot thinks off this thread.
+    return this.mover.choose(viewFor(state, seat.index), strategy as BotStrategy, botSeed(r.seed, state.lastSeq));
   }
 }

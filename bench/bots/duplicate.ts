@@ -1,0 +1,71 @@
+/**
+ * Duplicate matches between two bot strategies, with no server: the pure engine and the bots.
+ *
+ * The unit is a whole match to the default target (250): a deal is a match seed, played twice
+ * with the seats swapped (strategy A on the seats B had), so both sides meet the same rounds'
+ * shuffles and the luck of the deal cancels out of the pair. A pair scores 1 when A wins both,
+ * 0.5 when each side wins once, 0 when B wins both; the win rate is the mean pair score.
+ */
+import { performance } from 'node:perf_hooks';
+import { apply, chooseBotAction, newMatch, resolveRules, viewFor, type BotStrategy, type SearchBudget } from '../../src/domain/index.js';
+import { botSeed } from '../../src/domain/rng.js';
+
+export interface PairingTask {
+  readonly a: BotStrategy;
+  readonly b: BotStrategy;
+  readonly partnerships: boolean;
+  readonly seeds: readonly number[];
+  readonly budget: SearchBudget;
+}
+
+export interface DealResult {
+  /** A's pair score: 0, 0.5 or 1. */
+  readonly score: number;
+  /** A's points minus B's, summed over the two matches. */
+  readonly margin: number;
+}
+
+export interface PairingResult {
+  readonly deals: DealResult[];
+  /** Milliseconds of every decision A made (forced draws and single options included). */
+  readonly moveMs: number[];
+  /** Milliseconds of A's decisions among two or more legal plays. */
+  readonly choiceMs: number[];
+}
+
+/** One match; `aSeats` says which seats play strategy A. Returns A's win and points margin. */
+function playMatch(task: PairingTask, seed: number, aSeats: (seat: number) => boolean, out: PairingResult): { won: boolean; margin: number } {
+  const seats = task.partnerships ? 4 : 2;
+  let state = newMatch({ seats, partnerships: task.partnerships, rules: resolveRules(null), seed }).state;
+  for (let guard = 0; state.status === 'IN_PROGRESS'; guard++) {
+    if (guard > 20_000) throw new Error(`match ${seed} does not end`);
+    const seat = state.round.turn;
+    const isA = aSeats(seat);
+    const strategy = isA ? task.a : task.b;
+    const started = performance.now();
+    const view = viewFor(state, seat);
+    const action = chooseBotAction(view, strategy, botSeed(seed, state.lastSeq), task.budget);
+    const ms = performance.now() - started;
+    if (isA) {
+      out.moveMs.push(ms);
+      if (view.legalMoves.length > 1) out.choiceMs.push(ms);
+    }
+    const res = apply(state, action);
+    if (!res.ok) throw new Error(`${strategy} made an illegal move: ${res.violation.code}`);
+    state = res.state;
+  }
+  const aTeam = state.teamOfSeat.findIndex((_, s) => aSeats(s));
+  const bTeam = 1 - aTeam;
+  return { won: state.winner === aTeam, margin: state.scores[aTeam] - state.scores[bTeam] };
+}
+
+export function runPairing(task: PairingTask): PairingResult {
+  const out: PairingResult = { deals: [], moveMs: [], choiceMs: [] };
+  // A on the even seats (seat 0, or partners 0 and 2), then on the odd ones: the seats swapped.
+  for (const seed of task.seeds) {
+    const first = playMatch(task, seed, (s) => s % 2 === 0, out);
+    const second = playMatch(task, seed, (s) => s % 2 === 1, out);
+    out.deals.push({ score: ((first.won ? 1 : 0) + (second.won ? 1 : 0)) / 2, margin: first.margin + second.margin });
+  }
+  return out;
+}
