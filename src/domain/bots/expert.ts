@@ -29,7 +29,13 @@ export interface SearchBudget {
   readonly now?: () => number;
 }
 
-export const DEFAULT_SEARCH_NODES = 40_000;
+export const DEFAULT_SEARCH_NODES = 4_000;
+
+/**
+ * The share of a move's time budget the search itself may use: the rest is headroom for the
+ * view's trip to a worker and back, and for a shared machine descheduling the thread mid-search.
+ */
+export const SEARCH_TIME_SHARE = 0.6;
 
 /** What winning (or losing) the match in a deal is worth, in points: more than any round can bring. */
 const MATCH_BONUS = 500;

@@ -9,7 +9,7 @@ export type BotStrategy = 'random' | 'greedy' | 'defensive' | 'expert';
 export const BOT_STRATEGIES: readonly BotStrategy[] = ['random', 'greedy', 'defensive', 'expert'];
 
 export type { SearchBudget } from './expert.js';
-export { DEFAULT_SEARCH_NODES, expertSearch } from './expert.js';
+export { DEFAULT_SEARCH_NODES, expertSearch, SEARCH_TIME_SHARE } from './expert.js';
 
 /**
  * A bot's action from its own view only. `seed` drives the random bot and the expert's sampling

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../../config/config.js';
-import { chooseBotAction, type Action, type BotStrategy, type MatchView } from '../../domain/index.js';
+import { chooseBotAction, SEARCH_TIME_SHARE, type Action, type BotStrategy, type MatchView } from '../../domain/index.js';
 import type { BotJob, BotJobResult } from './bot-job.js';
 import type { BotMover } from './bot-mover.js';
 
@@ -45,7 +45,8 @@ export class WorkerPoolBotMover implements BotMover, OnModuleDestroy {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   choose(view: MatchView, strategy: BotStrategy, seed: number): Promise<Action> {
-    const { botSearchNodes: nodes, botMoveBudgetMs: timeMs } = this.config;
+    const nodes = this.config.botSearchNodes;
+    const timeMs = this.config.botMoveBudgetMs * SEARCH_TIME_SHARE;
     if (!SEARCHING.has(strategy)) return Promise.resolve(chooseBotAction(view, strategy, seed, { nodes }));
     if (this.closed) return Promise.reject(new Error('the bot worker pool is closed'));
     return new Promise<Action>((resolve, reject) => {
