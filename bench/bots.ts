@@ -62,7 +62,14 @@ async function pairing(a: string, b: string, partnerships: boolean): Promise<voi
   const started = performance.now();
   const parts = await Promise.all(
     slices.map((s) =>
-      runInWorker({ a: a.toLowerCase() as BotStrategy, b: b.toLowerCase() as BotStrategy, partnerships, seeds: s, nodes: NODES, timeMs: BUDGET_MS * SEARCH_TIME_SHARE }),
+      runInWorker({
+        a: a.toLowerCase() as BotStrategy,
+        b: b.toLowerCase() as BotStrategy,
+        partnerships,
+        seeds: s,
+        nodes: NODES,
+        timeMs: BUDGET_MS * SEARCH_TIME_SHARE,
+      }),
     ),
   );
   const deals = parts.flatMap((p) => p.deals);

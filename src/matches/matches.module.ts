@@ -14,7 +14,17 @@ import { RoundsService } from './rounds.service.js';
 
 @Module({
   imports: [PlayersModule, RealtimeModule],
-  providers: [StatsWriter, MatchCache, MatchesRepository, CommandRunner, MatchesService, RoundsService, BotsService, MatchesResolver, { provide: BOT_MOVER, useClass: WorkerPoolBotMover }],
+  providers: [
+    StatsWriter,
+    MatchCache,
+    MatchesRepository,
+    CommandRunner,
+    MatchesService,
+    RoundsService,
+    BotsService,
+    MatchesResolver,
+    { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
+  ],
   exports: [MatchesService, MatchesRepository, MatchCache, BotsService],
 })
 export class MatchesModule {}

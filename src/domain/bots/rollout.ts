@@ -54,7 +54,8 @@ export class Sim {
 function endRound(sim: Sim, domino: number | null): void {
   const { rules, teamOfSeat, teams, scores } = sim.table;
   const hands = sim.hands.map(tilesOf);
-  const bonus = domino !== null ? dominoBonus(hands, teamOfSeat, teams.length, domino, rules.dominoRounding) : blockedBonus(hands, teams, rules.blockedBonus);
+  const bonus =
+    domino !== null ? dominoBonus(hands, teamOfSeat, teams.length, domino, rules.dominoRounding) : blockedBonus(hands, teams, rules.blockedBonus);
   let top = -1;
   let leader = -1;
   let tied = false;

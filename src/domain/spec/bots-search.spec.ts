@@ -44,7 +44,9 @@ describe('FastBoard (the search layout) agrees with board.ts', () => {
           const a = policy(s);
           if (a.type === 'PLAY') {
             const e = a.end ? ENDS.indexOf(a.end) : 0;
-            expect(fast.countIf(a.tile, e)).toBe(countOf(buildBoard([...boardPlays(s), { tile: a.tile, end: a.end ?? null }], spinner), { spinnerEndsCount }));
+            expect(fast.countIf(a.tile, e)).toBe(
+              countOf(buildBoard([...boardPlays(s), { tile: a.tile, end: a.end ?? null }], spinner), { spinnerEndsCount }),
+            );
             fast.place(a.tile, e);
           }
           s = ok(s, a).state;
@@ -90,7 +92,14 @@ function samples(state: MatchState, seat: number, n: number) {
 describe('inference: what passes and draws prove', () => {
   it('a pass: the passer holds nothing matching the open ends, in every sampled deal', () => {
     // Seat 1 led 5-3; seat 0 plays 5-0, leaving 0 and 3; seat 1 (no boneyard) passes.
-    const s0 = position({ hands: [['5-0', '6-6', '3-1'], ['1-1', '2-2', '4-4', '6-1']], plays: [['5-3', null]], turn: 0 });
+    const s0 = position({
+      hands: [
+        ['5-0', '6-6', '3-1'],
+        ['1-1', '2-2', '4-4', '6-1'],
+      ],
+      plays: [['5-3', null]],
+      turn: 0,
+    });
     const s = ok(s0, { type: 'PLAY', seat: 0, tile: t('5-0'), end: 'LEFT' }).state;
     expect(s.round.moves.at(-1)).toMatchObject({ type: 'PASS', seat: 1 });
     const cannot = WITH_PIP[0] | WITH_PIP[3];
@@ -104,7 +113,10 @@ describe('inference: what passes and draws prove', () => {
     // Seat 1 faces 5 and 4 with 1-1, 2-2: draws 1-0 and 2-0 (kept), then 5-1 (played at once).
     const s0 = position({
       rules: { handSize: 2 },
-      hands: [['4-0', '6-6'], ['1-1', '2-2']],
+      hands: [
+        ['4-0', '6-6'],
+        ['1-1', '2-2'],
+      ],
       plays: [['5-4', null]],
       boneyard: ['1-0', '2-0', '5-1', '6-0', '3-3'],
       turn: 1,
@@ -127,7 +139,10 @@ describe('inference: what passes and draws prove', () => {
   it('a tile drawn after a pass or draw is not bound by what was proved before it', () => {
     const s0 = position({
       rules: { handSize: 2 },
-      hands: [['4-0', '6-6', '0-0', '6-0'], ['1-1', '2-2']],
+      hands: [
+        ['4-0', '6-6', '0-0', '6-0'],
+        ['1-1', '2-2'],
+      ],
       plays: [['5-4', null]],
       boneyard: ['1-0', '5-1', '6-3', '3-1', '2-1'],
       turn: 1,
@@ -149,7 +164,16 @@ describe('inference: what passes and draws prove', () => {
   });
 
   it('with voluntary drawing, a draw proves nothing', () => {
-    const s0 = position({ rules: { handSize: 2, voluntaryDraw: true }, hands: [['4-0', '6-6'], ['1-1', '5-2']], plays: [['5-4', null]], boneyard: ['1-0', '3-3'], turn: 1 });
+    const s0 = position({
+      rules: { handSize: 2, voluntaryDraw: true },
+      hands: [
+        ['4-0', '6-6'],
+        ['1-1', '5-2'],
+      ],
+      plays: [['5-4', null]],
+      boneyard: ['1-0', '3-3'],
+      turn: 1,
+    });
     const s = ok(ok(s0, { type: 'DRAW', seat: 1 }).state, { type: 'PLAY', seat: 1, tile: t('5-2'), end: 'LEFT' }).state;
     const k = inferKnowledge(viewFor(s, 0));
     expect(k.slots[1]).toEqual([0, 0]);
@@ -207,7 +231,15 @@ describe('the expert search', () => {
 
   it('takes the play that wins the match', () => {
     // 245 to 0: 6-1 on the 6 leaves 1 + 4 = 5, reaching 250; 4-3 on the 4 scores nothing.
-    const s = position({ hands: [['6-1', '4-3', '5-5'], ['0-0', '2-2', '3-3']], plays: [['6-4', null]], scores: [245, 0], turn: 0 });
+    const s = position({
+      hands: [
+        ['6-1', '4-3', '5-5'],
+        ['0-0', '2-2', '3-3'],
+      ],
+      plays: [['6-4', null]],
+      scores: [245, 0],
+      turn: 0,
+    });
     expect(chooseBotAction(viewFor(s, 0), 'expert', 1, SMALL)).toEqual({ type: 'PLAY', seat: 0, tile: t('6-1'), end: 'LEFT' });
   });
 
