@@ -12,7 +12,7 @@ import { legalMoves } from '../legal.js';
 import { apply, newMatch } from '../match.js';
 import { resolveRules } from '../rules.js';
 import { viewFor } from '../view.js';
-import type { Action, MatchState, Rules } from '../types.js';
+import type { MatchState, Rules } from '../types.js';
 import { ok, position, randomPolicy, t } from './kit.js';
 
 const SMALL = { nodes: 600 };
