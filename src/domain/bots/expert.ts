@@ -19,7 +19,7 @@ import { maskOf } from './masks.js';
 import { endIndex, FastBoard } from './fast-board.js';
 import { rollout, Sim, simPlay, type Table } from './rollout.js';
 import { botRng } from './rng.js';
-import { sampleWorld } from './sampler.js';
+import { worldSampler } from './sampler.js';
 
 export interface SearchBudget {
   /** Simulated moves over the whole search: the reproducible bound. */
@@ -29,13 +29,13 @@ export interface SearchBudget {
   readonly now?: () => number;
 }
 
-export const DEFAULT_SEARCH_NODES = 4_000;
+export const DEFAULT_SEARCH_NODES = 2_500;
 
 /**
  * The share of a move's time budget the search itself may use: the rest is headroom for the
  * view's trip to a worker and back, and for a shared machine descheduling the thread mid-search.
  */
-export const SEARCH_TIME_SHARE = 0.6;
+export const SEARCH_TIME_SHARE = 0.5;
 
 /** What winning (or losing) the match in a deal is worth, in points: more than any round can bring. */
 const MATCH_BONUS = 500;
@@ -60,8 +60,7 @@ export function expertSearch(view: MatchView, seed: number, budget: SearchBudget
   const play = (m: LegalMove): Action => ({ type: 'PLAY', seat, tile: m.tile, end: m.end });
   if (moves.length === 1) return { action: play(moves[0]), deals: 0, nodes: 0, values: [0] };
 
-  const knowledge = inferKnowledge(view);
-  const own = maskOf(view.hand ?? []);
+  const sample = worldSampler(inferKnowledge(view), maskOf(view.hand ?? []));
   const board = FastBoard.from(boardOfView(view), view.rules.spinner, view.rules.spinnerEndsCount);
   const table: Table = { rules: view.rules, teamOfSeat: view.teamOfSeat, teams: view.teams, scores: view.scores };
   const myTeam = view.teamOfSeat[seat];
@@ -75,7 +74,7 @@ export function expertSearch(view: MatchView, seed: number, budget: SearchBudget
   let nodes = 0;
   let deals = 0;
   search: while (nodes < budget.nodes) {
-    const world = sampleWorld(knowledge, own, rng);
+    const world = sample(rng);
     for (let c = 0; c < moves.length; c++) {
       // Past the time bound, a partly searched deal is dropped: every move keeps the same deals.
       if (deals >= MIN_DEALS && outOfTime()) break search;

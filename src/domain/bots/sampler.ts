@@ -26,13 +26,22 @@ function nthBit(m: number, k: number): number {
   return lowestIndex(m);
 }
 
+/**
+ * A sampler for one position: the slots are ordered once (most constrained first), then each call
+ * deals one world. The search calls it hundreds of times per move.
+ */
+export function worldSampler(k: Knowledge, ownHand: number): (rng: BotRng) => World {
+  const slots: { seat: number; mask: number; free: number }[] = [];
+  k.slots.forEach((masks, seat) => masks.forEach((mask) => slots.push({ seat, mask, free: popcount(k.unseen & ~mask) })));
+  slots.sort((a, b) => a.free - b.free);
+  return (rng) => deal(k, ownHand, slots, rng);
+}
+
 export function sampleWorld(k: Knowledge, ownHand: number, rng: BotRng): World {
-  const order: { seat: number; mask: number }[] = [];
-  k.slots.forEach((masks, seat) => masks.forEach((mask) => order.push({ seat, mask })));
-  // Most constrained first; ties in random order so no seat is always served first.
-  const keyed = order.map((slot) => ({ slot, free: popcount(k.unseen & ~slot.mask), tie: rng.next() }));
-  keyed.sort((a, b) => a.free - b.free || a.tie - b.tie);
-  const slots = keyed.map((x) => x.slot);
+  return worldSampler(k, ownHand)(rng);
+}
+
+function deal(k: Knowledge, ownHand: number, slots: readonly { seat: number; mask: number }[], rng: BotRng): World {
   const chosen = new Array<number>(slots.length).fill(-1);
   let steps = 0;
   const fill = (i: number, left: number, loose: boolean): boolean => {
