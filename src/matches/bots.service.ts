@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { BOT_STRATEGIES, viewFor, type Action, type BotStrategy } from '../domain/index.js';
+import { BOT_STRATEGIES, viewFor, type Action } from '../domain/index.js';
 import { botSeed } from '../domain/rng.js';
 import type { MatchRecord } from './match-record.js';
 import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
@@ -70,6 +70,6 @@ export class BotsService implements OnApplicationShutdown {
     if (!seat?.isBot) return null;
     const strategy = BOT_STRATEGIES.find((s) => s === seat.botStrategy) ?? 'greedy';
     // Reproducible per position, different for every move; a searching bot thinks off this thread.
-    return this.mover.choose(viewFor(state, seat.index), strategy as BotStrategy, botSeed(r.seed, state.lastSeq));
+    return this.mover.choose(viewFor(state, seat.index), strategy, botSeed(r.seed, state.lastSeq));
   }
 }
