@@ -75,6 +75,7 @@ async function pairing(a: string, b: string, partnerships: boolean): Promise<voi
   const deals = parts.flatMap((p) => p.deals);
   const moveMs = parts.flatMap((p) => p.moveMs).sort((x, y) => x - y);
   const choiceMs = parts.flatMap((p) => p.choiceMs).sort((x, y) => x - y);
+  const cpuMs = parts.flatMap((p) => p.cpuMs).sort((x, y) => x - y);
   const n = deals.length;
   const mean = deals.reduce((s, d) => s + d.score, 0) / n;
   const sd = Math.sqrt(deals.reduce((s, d) => s + (d.score - mean) ** 2, 0) / Math.max(1, n - 1));
@@ -92,6 +93,11 @@ async function pairing(a: string, b: string, partnerships: boolean): Promise<voi
       `choices among 2+ plays: ${choiceMs.length}, p50 ${ms(percentile(choiceMs, 0.5))} ms p99 ${ms(percentile(choiceMs, 0.99))} ms; ` +
       `${((performance.now() - started) / 1000).toFixed(0)} s on ${WORKERS} workers`,
   );
+  // With one worker the process's CPU clock is that worker's: what a move costs without the waits.
+  if (WORKERS === 1)
+    console.log(
+      `  CPU time per ${a} move: p50 ${ms(percentile(cpuMs, 0.5))} ms p99 ${ms(percentile(cpuMs, 0.99))} ms, max ${ms(cpuMs[cpuMs.length - 1] ?? 0)} ms`,
+    );
 }
 
 async function main(): Promise<void> {

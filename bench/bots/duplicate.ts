@@ -31,6 +31,12 @@ export interface PairingResult {
   readonly moveMs: number[];
   /** Milliseconds of A's decisions among two or more legal plays. */
   readonly choiceMs: number[];
+  /**
+   * CPU milliseconds of the same decisions, from the process's CPU clock: a thread's own time
+   * when it is the only one working (one worker), so it shows what a move costs apart from the
+   * waits of a shared machine. Meaningless with several workers.
+   */
+  readonly cpuMs: number[];
 }
 
 /** One match; `aSeats` says which seats play strategy A. Returns A's win and points margin. */
@@ -42,11 +48,14 @@ function playMatch(task: PairingTask, seed: number, aSeats: (seat: number) => bo
     const seat = state.round.turn;
     const isA = aSeats(seat);
     const strategy = isA ? task.a : task.b;
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const view = viewFor(state, seat);
     const action = chooseBotAction(view, strategy, botSeed(seed, state.lastSeq), task.budget);
     const ms = performance.now() - started;
     if (isA) {
+      const used = process.cpuUsage(cpu);
+      out.cpuMs.push((used.user + used.system) / 1000);
       out.moveMs.push(ms);
       if (view.legalMoves.length > 1) out.choiceMs.push(ms);
     }
@@ -60,7 +69,7 @@ function playMatch(task: PairingTask, seed: number, aSeats: (seat: number) => bo
 }
 
 export function runPairing(task: PairingTask): PairingResult {
-  const out: PairingResult = { deals: [], moveMs: [], choiceMs: [] };
+  const out: PairingResult = { deals: [], moveMs: [], choiceMs: [], cpuMs: [] };
   // A on the even seats (seat 0, or partners 0 and 2), then on the odd ones: the seats swapped.
   for (const seed of task.seeds) {
     const first = playMatch(task, seed, (s) => s % 2 === 0, out);

@@ -29,7 +29,7 @@ export interface SearchBudget {
   readonly now?: () => number;
 }
 
-export const DEFAULT_SEARCH_NODES = 2_500;
+export const DEFAULT_SEARCH_NODES = 4_000;
 
 /**
  * The share of a move's time budget the search itself may use: the rest is headroom for the
