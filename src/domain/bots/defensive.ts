@@ -11,7 +11,7 @@ import { ALL_TILES } from '../tiles.js';
 import type { Action, BoardState, MatchView, Rules } from '../types.js';
 import { boardOfView, botSeat } from './common.js';
 import { inferKnowledge } from './inference.js';
-import { bitOf, maskOf, popcount, PIPS, WITH_PIP } from './masks.js';
+import { bitOf, FULL_SET, maskOf, popcount, WITH_PIP } from './masks.js';
 
 /** The best score any tile of `tiles` makes on `board` (one ply, no draw). */
 function bestReplies(board: BoardState, tiles: number, rules: Rules): number[] {
@@ -54,9 +54,10 @@ export function defensiveAction(view: MatchView): Action {
   const hand = maskOf(view.hand ?? []);
   const next = (seat + 1) % view.seats;
   const nextIsOpponent = view.teamOfSeat[next] !== view.teamOfSeat[seat];
-  // A tile the next seat may hold: allowed by its least constrained hidden slot.
-  const loosest = knowledge.slots[next].reduce((a, m) => (popcount(m) < popcount(a) ? m : a), -1 >>> 0);
-  const theirs = knowledge.unseen & ~(knowledge.slots[next].length > 0 ? loosest : knowledge.unseen);
+  // The tiles the next seat may hold: those its least constrained hidden tile may be.
+  const slots = knowledge.slots[next];
+  const loosest = slots.length === 0 ? FULL_SET : slots.reduce((a, m) => (popcount(m) < popcount(a) ? m : a));
+  const theirs = knowledge.unseen & ~loosest;
   const q = Math.min(1, view.handCounts[next] / Math.max(1, popcount(knowledge.unseen)));
   const late = view.handCounts.some((n, s) => s !== seat && n <= 2) || (view.hand ?? []).length <= 3;
   let best = moves[0];
@@ -67,7 +68,7 @@ export function defensiveAction(view: MatchView): Action {
     const threat = nextIsOpponent ? expectedBest(bestReplies(after, theirs, rules), q) : 0;
     const kept = bestReplies(after, hand & ~bitOf(m.tile), rules);
     const followUp = kept.length > 0 ? Math.max(...kept) : 0;
-    const pips = PIPS[Math.log2(bitOf(m.tile))];
+    const pips = m.tile.high + m.tile.low;
     const value = points - threat + 0.5 * followUp + (late ? 0.5 : 0.05) * pips;
     if (value > bestValue) {
       bestValue = value;
