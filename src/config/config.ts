@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SEARCH_NODES } from '../domain/bots/expert.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is
@@ -60,6 +61,10 @@ const schema = z.object({
   SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  // Bots: the expert's search bounds per move, and the worker threads it runs on.
+  BOT_MOVE_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
+  BOT_SEARCH_NODES: z.coerce.number().int().min(100).max(10_000_000).default(DEFAULT_SEARCH_NODES),
+  BOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type AppConfig = {
@@ -90,6 +95,12 @@ export type AppConfig = {
   sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
   /** how long a cached match record may serve reads before it is read again */
   matchCacheTtlMs: number;
+  /** wall-clock bound of one searching bot move, in ms */
+  botMoveBudgetMs: number;
+  /** simulated moves per searching bot move (the reproducible bound) */
+  botSearchNodes: number;
+  /** worker threads for searching bots */
+  botWorkers: number;
 };
 
 export interface RateBudget {
@@ -149,6 +160,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
+    botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
+    botSearchNodes: c.BOT_SEARCH_NODES,
+    botWorkers: c.BOT_WORKERS,
   };
 }
 
