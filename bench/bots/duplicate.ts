@@ -1,7 +1,7 @@
 /**
  * Duplicate matches between two bot strategies, with no server: the pure engine and the bots.
  *
- * The unit is a whole match to the default target (250): a deal is a match seed, played twice
+ * The unit is a whole match to the default target (250): a deal is a numbered deal source, played twice
  * with the seats swapped (strategy A on the seats B had), so both sides meet the same rounds'
  * shuffles and the luck of the deal cancels out of the pair. A pair scores 1 when A wins both,
  * 0.5 when each side wins once, 0 when B wins both; the win rate is the mean pair score.
