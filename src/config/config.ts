@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { limitsEnvSchema, limitsFrom, type Limits } from '../limits/limits.config.js';
+import { DEFAULT_SEARCH_NODES } from '../domain/bots/expert.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is
@@ -63,6 +64,10 @@ const schema = z.object({
   MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
   // Query cost, WebSocket, timeout and production limits (src/limits; README "Limits and abuse").
   ...limitsEnvSchema,
+  // Bots: the expert's search bounds per move, and the worker threads it runs on.
+  BOT_MOVE_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
+  BOT_SEARCH_NODES: z.coerce.number().int().min(100).max(10_000_000).default(DEFAULT_SEARCH_NODES),
+  BOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type AppConfig = {
@@ -94,6 +99,12 @@ export type AppConfig = {
   /** how long a cached match record may serve reads before it is read again */
   matchCacheTtlMs: number;
   limits: Limits;
+  /** wall-clock bound of one searching bot move, in ms */
+  botMoveBudgetMs: number;
+  /** simulated moves per searching bot move (the reproducible bound) */
+  botSearchNodes: number;
+  /** worker threads for searching bots */
+  botWorkers: number;
 };
 
 export interface RateBudget {
@@ -156,6 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
     limits: limitsFrom(c, c.NODE_ENV === 'production'),
+    botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
+    botSearchNodes: c.BOT_SEARCH_NODES,
+    botWorkers: c.BOT_WORKERS,
   };
 }
 

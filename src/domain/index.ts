@@ -22,4 +22,12 @@ export { legalMoves, canDraw } from './legal.js';
 export { newMatch, apply, teamsFor } from './match.js';
 export { viewFor } from './view.js';
 export { replayMatch, actionsFromMoves } from './replay.js';
-export { chooseBotAction, type BotStrategy } from './bots/index.js';
+export {
+  BOT_STRATEGIES,
+  chooseBotAction,
+  DEFAULT_SEARCH_NODES,
+  expertSearch,
+  SEARCH_TIME_SHARE,
+  type BotStrategy,
+  type SearchBudget,
+} from './bots/index.js';

@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { botSeed, chooseBotAction, viewFor, type BotStrategy } from '../domain/index.js';
+import { BOT_STRATEGIES, botSeed, viewFor, type Action } from '../domain/index.js';
 import type { DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import type { MatchRecord } from './match-record.js';
+import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
 import { CommandRunner } from './command-runner.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesService } from './matches.service.js';
@@ -33,6 +34,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
     @Inject(MatchesRepository) private readonly repo: MatchesRepository,
     @Inject(CommandRunner) runner: CommandRunner,
     @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
+    @Inject(BOT_MOVER) private readonly mover: BotMover,
   ) {
     runner.afterCommit = (id) => this.wake(id);
     sweeper.register(this);
@@ -69,7 +71,10 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
     await Promise.all(entries.map((e) => e?.done));
   }
 
-  /** No new runs; the move in flight of each running match finishes (the rest stay due). */
+  /**
+   * No new runs; the move in flight of each running match finishes (the rest stay due). The
+   * worker pool closes later (onApplicationShutdown), so a search in flight still gets its answer.
+   */
   async onModuleDestroy(): Promise<void> {
     this.closing = true;
     await this.idle();
@@ -83,13 +88,13 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
     }
   }
 
-  private decide(r: MatchRecord) {
+  private async decide(r: MatchRecord): Promise<Action | null> {
     const state = r.state;
     if (!state || state.status !== 'IN_PROGRESS') return null;
     const seat = r.seats[state.round.turn];
     if (!seat?.isBot) return null;
-    const strategy = (seat.botStrategy === 'random' ? 'random' : 'greedy') as BotStrategy;
-    // Reproducible per position, different for every move.
-    return chooseBotAction(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq));
+    const strategy = BOT_STRATEGIES.find((s) => s === seat.botStrategy) ?? 'greedy';
+    // Reproducible per position, different for every move; a searching bot thinks off this thread.
+    return this.mover.choose(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq));
   }
 }

@@ -3,6 +3,8 @@ import { StatsWriter } from '../history/stats.writer.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
+import { BOT_MOVER } from './bot-workers/bot-mover.js';
+import { WorkerPoolBotMover } from './bot-workers/worker-pool.js';
 import { CommandRunner } from './command-runner.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
@@ -12,7 +14,17 @@ import { RoundsService } from './rounds.service.js';
 
 @Module({
   imports: [PlayersModule, RealtimeModule],
-  providers: [StatsWriter, MatchCache, MatchesRepository, CommandRunner, MatchesService, RoundsService, BotsService, MatchesResolver],
+  providers: [
+    StatsWriter,
+    MatchCache,
+    MatchesRepository,
+    CommandRunner,
+    MatchesService,
+    RoundsService,
+    BotsService,
+    MatchesResolver,
+    { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
+  ],
   exports: [MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
 })
 export class MatchesModule {}

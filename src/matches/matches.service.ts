@@ -196,11 +196,11 @@ export class MatchesService {
   }
 
   /** A bot's move: the same path as a human's, minus authentication. */
-  async botMove(matchId: string, decide: (r: MatchRecord) => Action | null): Promise<MatchRecord | null> {
+  async botMove(matchId: string, decide: (r: MatchRecord) => Action | null | Promise<Action | null>): Promise<MatchRecord | null> {
     let moved = false;
-    const after = await this.runner.run(matchId, (r) => {
+    const after = await this.runner.run(matchId, async (r) => {
       if (r.status !== 'IN_PROGRESS' || !r.state) return { unchanged: true };
-      const action = decide(r);
+      const action = await decide(r);
       if (!action) return { unchanged: true };
       moved = true;
       return { commit: this.fromEngine(r, apply(r.state, action)) };

@@ -71,6 +71,8 @@ export enum MatchEventType {
 export enum BotStrategy {
   RANDOM = 'RANDOM',
   GREEDY = 'GREEDY',
+  DEFENSIVE = 'DEFENSIVE',
+  EXPERT = 'EXPERT',
 }
 
 registerEnumType(SpinnerMode, {
@@ -179,5 +181,14 @@ registerEnumType(MatchEventType, {
 registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });
 registerEnumType(BotStrategy, {
   name: 'BotStrategy',
-  valuesMap: { RANDOM: { description: 'Any legal move.' }, GREEDY: { description: 'Most points now; else sheds its heaviest tile.' } },
+  description: 'How server-side bots choose their moves; each sees only its own seat’s view.',
+  valuesMap: {
+    RANDOM: { description: 'Any legal move.' },
+    GREEDY: { description: 'Most points now; else sheds its heaviest tile (the default).' },
+    DEFENSIVE: { description: 'Greedy with a one-move lookahead: denies the next seat its scoring answers and keeps counting tiles back.' },
+    EXPERT: {
+      description:
+        'Searches: deals the hidden tiles many times consistently with what passes and draws proved, and plays each candidate out to the end of the round; the strongest, at some milliseconds per move.',
+    },
+  },
 });
