@@ -2,19 +2,10 @@ import pg from 'pg';
 import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
-import {
-  actionsFromMoves,
-  apply,
-  botSeed,
-  chooseBotAction,
-  DEAL_CHAIN_LENGTH,
-  newMatch,
-  viewFor,
-  type MoveRecord,
-  type Rules,
-} from '../src/domain/index.js';
+import { actionsFromMoves, apply, botSeed, chooseBotAction, newMatch, viewFor } from '../src/domain/index.js';
 import { CommandRunner } from '../src/matches/command-runner.js';
 import { dropTestDatabase } from './setup/test-database.js';
+import { storedMoves } from './support/replay-check.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
@@ -77,20 +68,9 @@ async function botToMove(prisma: PrismaService, ids: string[]): Promise<string[]
  */
 async function expectEveryBotMoveChosenOnce(prisma: PrismaService, matchId: string): Promise<number> {
   const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId }, include: { seats: true } });
-  const rows = await prisma.move.findMany({ where: { matchId }, orderBy: { seq: 'asc' } });
-  const moves: MoveRecord[] = rows.map((r) => ({
-    seq: r.seq,
-    round: r.round,
-    seat: r.seat,
-    type: r.type,
-    tile: r.tileHigh === null ? null : { high: r.tileHigh, low: r.tileLow! },
-    end: (r.end as MoveRecord['end']) ?? null,
-    points: r.points,
-    count: r.count,
-  }));
-  const seats = [...m.seats].sort((a, b) => a.index - b.index);
-  const deal = { matchId, clientSeeds: seats.map((s) => s.clientSeed), anchor: { round: DEAL_CHAIN_LENGTH, secret: m.chainSecret } };
-  let { state } = newMatch({ seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, deal });
+  const { config, moves } = await storedMoves(prisma, matchId);
+  const deal = config.deal;
+  let { state } = newMatch(config);
   let botMoves = 0;
   for (const action of actionsFromMoves(moves)) {
     const seat = m.seats.find((s) => s.index === action.seat)!;

@@ -1,18 +1,20 @@
 import { expect } from '@jest/globals';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { actionsFromMoves, apply, DEAL_CHAIN_LENGTH, newMatch, type MatchState, type MoveRecord, type Rules } from '../../src/domain/index.js';
+import {
+  actionsFromMoves,
+  apply,
+  DEAL_CHAIN_LENGTH,
+  newMatch,
+  type MatchConfig,
+  type MatchState,
+  type MoveRecord,
+  type Rules,
+} from '../../src/domain/index.js';
 import type { TestApp } from './app.js';
 
-/**
- * Rebuilds a stored match from its deal source (chain head, id, client seeds) and stored moves alone, with the rules engine, and checks
- * that every finished round's stored snapshot, the live snapshot and the team scores agree.
- */
-export async function expectReplayable(app: TestApp | PrismaService, matchId: string): Promise<void> {
-  const prisma = 'server' in app ? app.server.app.get(PrismaService) : app;
-  const m = await prisma.match.findUniqueOrThrow({
-    where: { id: matchId },
-    include: { rounds: { orderBy: { number: 'asc' } }, teams: { orderBy: { index: 'asc' } }, seats: { orderBy: { index: 'asc' } } },
-  });
+/** A stored match's deal source and its moves as the engine records them, read back from the database. */
+export async function storedMoves(prisma: PrismaService, matchId: string): Promise<{ config: MatchConfig; moves: MoveRecord[] }> {
+  const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId }, include: { seats: { orderBy: { index: 'asc' } } } });
   const rows = await prisma.move.findMany({ where: { matchId }, orderBy: { seq: 'asc' } });
   const moves: MoveRecord[] = rows.map((r) => ({
     seq: r.seq,
@@ -24,9 +26,23 @@ export async function expectReplayable(app: TestApp | PrismaService, matchId: st
     points: r.points,
     count: r.count,
   }));
-  expect(moves.map((x) => x.seq)).toEqual(moves.map((_, i) => i + 1)); // no gaps
   const deal = { matchId, clientSeeds: m.seats.map((s) => s.clientSeed), anchor: { round: DEAL_CHAIN_LENGTH, secret: m.chainSecret } };
-  let { state } = newMatch({ seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, deal });
+  return { config: { seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, deal }, moves };
+}
+
+/**
+ * Rebuilds a stored match from its deal source (chain head, id, client seeds) and stored moves alone, with the rules engine, and checks
+ * that every finished round's stored snapshot, the live snapshot and the team scores agree.
+ */
+export async function expectReplayable(app: TestApp | PrismaService, matchId: string): Promise<void> {
+  const prisma = 'server' in app ? app.server.app.get(PrismaService) : app;
+  const m = await prisma.match.findUniqueOrThrow({
+    where: { id: matchId },
+    include: { rounds: { orderBy: { number: 'asc' } }, teams: { orderBy: { index: 'asc' } } },
+  });
+  const { config, moves } = await storedMoves(prisma, matchId);
+  expect(moves.map((x) => x.seq)).toEqual(moves.map((_, i) => i + 1)); // no gaps
+  let { state } = newMatch(config);
   const finishedRounds = new Map<number, unknown>();
   for (const action of actionsFromMoves(moves)) {
     const res = apply(state, action);
