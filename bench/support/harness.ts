@@ -76,7 +76,7 @@ export const UNLIMITED_ENV: Record<string, string> = {
   RATE_LIMIT_REGISTER: 'off',
   RATE_LIMIT_CREATE_MATCH: 'off',
   RATE_LIMIT_MOVES: 'off',
-  MAX_WAITING_MATCHES: '100000',
+  MAX_WAITING_MATCHES: '10000',
 };
 
 export interface ServerProcess {
