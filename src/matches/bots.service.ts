@@ -83,7 +83,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
   private async runBots(matchId: string, entry: { again: boolean }): Promise<void> {
     for (let moves = 0; moves < MAX_BOT_MOVES_PER_RUN && !this.closing; moves++) {
       entry.again = false;
-      const after = await this.matches.botMove(matchId, (r) => this.decide(r));
+      const after = await this.matches.serverMove(matchId, (r) => this.decide(r));
       if (!after && !entry.again) return;
     }
   }

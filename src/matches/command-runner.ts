@@ -87,18 +87,16 @@ export class CommandRunner {
   }
 
   /**
-   * A new match and its first command, committed together (see MatchesRepository.insert); null,
-   * with nothing written, when the creator already sits in `maxWaiting` WAITING matches.
+   * A new match and its first command, committed together (see MatchesRepository.insert);
+   * WaitingCapReached, with nothing written, when the creator already sits in too many WAITING matches.
    */
-  async create(match: NewMatch, empty: MatchRecord, first: Commit, maxWaiting: number): Promise<MatchRecord | null> {
+  async create(match: NewMatch, empty: MatchRecord, first: Commit): Promise<MatchRecord> {
     const seats = seatsAfter(empty, first);
     const result = await this.repo.insert(
       match,
       { ...first, botToMove: botToMove(first, seats) },
       seats.map((s) => s.playerId),
-      maxWaiting,
     );
-    if (!result) return null;
     const created = await this.load(match.id, true);
     return this.afterCommitted(empty, created, result.events, first.moves);
   }

@@ -1,25 +1,7 @@
-import { apply, legalMoves, newMatch, resolveRules, type MatchState } from '../domain/index.js';
+import { apply, legalMoves, newMatch, resolveRules } from '../domain/index.js';
 import { planFromEngine } from './commit-plan.js';
 import { testDeal } from '../domain/spec/kit.js';
-import type { MatchRecord } from './match-record.js';
-
-function recordOf(state: MatchState, version: number, lastEventSeq: number): MatchRecord {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    status: 'IN_PROGRESS',
-    version,
-    seatCount: state.config.seats,
-    partnerships: state.config.partnerships,
-    rules: state.config.rules,
-    chainSecret: state.config.deal.anchor.secret,
-    dealCommitment: '',
-    state,
-    lastEventSeq,
-    createdAt: new Date(0),
-    winnerTeam: null,
-    seats: [],
-  };
-}
+import { recordOf } from './spec/records.js';
 
 describe('planFromEngine', () => {
   it('turns every engine move into a stored move and an event, in order', () => {

@@ -59,3 +59,18 @@ export function planFromEngine(
     roundsStarted,
   };
 }
+
+/** A commit that changes no game state: seating, a client seed, a resignation's ending. */
+export function bareCommit(r: MatchRecord, c: Partial<Commit> & Pick<Commit, 'status' | 'events'>): Commit {
+  return {
+    matchId: r.id,
+    expectedVersion: r.version,
+    lastEventSeq: r.lastEventSeq,
+    state: r.state,
+    winnerTeam: r.winnerTeam,
+    moves: [],
+    roundsFinished: [],
+    roundsStarted: [],
+    ...c,
+  };
+}

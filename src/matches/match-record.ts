@@ -95,6 +95,11 @@ export interface Commit {
   scores?: readonly number[];
   roundsFinished: FinishedRoundRecord[];
   roundsStarted: { number: number; starter: number }[];
+  /**
+   * the command seats this player in a match that stays WAITING: it commits only while they sit
+   * in fewer than `max` WAITING matches (MAX_WAITING_MATCHES), counted under a lock on their row
+   */
+  waitingCap?: { playerId: string; max: number };
   /** the seat to move once this holds is a bot: the match becomes due work (see BotsService) */
   botToMove?: boolean;
 }
@@ -108,5 +113,12 @@ export interface CommitResult {
 export class VersionConflict extends Error {
   constructor() {
     super('version conflict');
+  }
+}
+
+/** Thrown by the repository when a command would seat a player in more WAITING matches than allowed. */
+export class WaitingCapReached extends Error {
+  constructor(readonly limit: number) {
+    super(`waiting cap ${limit} reached`);
   }
 }

@@ -4,8 +4,10 @@ import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from '../history/stats.writer.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { commitStatement } from './commit-statement.js';
 import {
   VersionConflict,
+  WaitingCapReached,
   type Commit,
   type CommitResult,
   type EventWithMove,
@@ -13,6 +15,8 @@ import {
   type MatchRecord,
   type StoredEvent,
 } from './match-record.js';
+
+type Query = <R>(sql: Prisma.Sql) => Promise<R[]>;
 
 export const matchInclude = { seats: { orderBy: { index: 'asc' }, include: { player: { select: { name: true } } } } } as const;
 export type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof matchInclude }>;
@@ -116,19 +120,12 @@ export class MatchesRepository {
   /**
    * A new match and its first command (the creator sits down, and with bots in every other seat
    * the deal) in ONE transaction, so that no crash can leave a match its creator does not sit
-   * in. The creator's row is locked first, so that concurrent creates count the creator's
-   * WAITING matches one after another; null, with nothing written, when the new match would be
-   * one more than `maxWaiting`.
+   * in. A first commit with a `waitingCap` (the match stays WAITING) is counted against it as
+   * commit() does: WaitingCapReached, with nothing written, when over the cap.
    */
-  async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[], maxWaiting: number): Promise<CommitResult | null> {
+  async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     return this.prisma.transaction(async (query) => {
-      await query(Prisma.sql`SELECT 1 FROM "Player" WHERE "id" = ${m.createdById}::uuid FOR NO KEY UPDATE`);
-      if (first.status === 'WAITING') {
-        const [{ waiting }] = await query<{ waiting: number }>(
-          Prisma.sql`SELECT count(*)::int AS "waiting" FROM "PlayerMatch" WHERE "playerId" = ${m.createdById}::uuid AND "status" = 'WAITING'`,
-        );
-        if (waiting >= maxWaiting) return null;
-      }
+      if (first.waitingCap) await this.holdWaitingCap(query, first.waitingCap.playerId, first.waitingCap.max);
       const s = m.seats;
       await query(Prisma.sql`
         WITH new_match AS (
@@ -172,37 +169,40 @@ export class MatchesRepository {
   }
 
   /**
-   * Writes one command atomically as ONE statement of data-modifying CTEs: the compare-and-set on
-   * `version` first, and every other write guarded by it, so when the version moved on (a
-   * concurrent command committed first; this one waited on the row lock) nothing is written and
-   * the command is re-run (VersionConflict). One statement needs no BEGIN/COMMIT round trips: a
-   * round-ending command costs one round trip like any move, instead of holding a transaction
-   * open across ten while the event loop serves other requests.
+   * Writes one command atomically: one statement (see commitStatement), on the pool, with no
+   * BEGIN/COMMIT round trips. A command that seats a player in a match still WAITING carries a
+   * `waitingCap`: that one runs in a transaction that locks the player's row and counts their
+   * WAITING matches first, as insert() does, so that concurrent joins and creates by one player
+   * are counted one after another (WaitingCapReached, nothing written, when over the cap).
    *
    * @param seats who sits in each seat, by index, once this commit holds (for the history's
    *   writes). Taken from the record the command decided on, not re-read: Seat rows change only
    *   through commit(), and the compare-and-set proves that record current.
    */
   async commit(c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
-    return this.commitWith((sql) => this.prisma.hot(sql), c, seats);
+    const cap = c.waitingCap;
+    if (!cap) return this.commitWith((sql) => this.prisma.hot(sql), c, seats);
+    return this.prisma.transaction(async (query) => {
+      await this.holdWaitingCap(query, cap.playerId, cap.max);
+      return this.commitWith(query, c, seats);
+    });
   }
 
-  private async commitWith(query: <R>(sql: Prisma.Sql) => Promise<R[]>, c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
+  /** Locks the player's row, then refuses (WaitingCapReached) when they already sit in `max` WAITING matches. */
+  private async holdWaitingCap(query: Query, playerId: string, max: number): Promise<void> {
+    await query(Prisma.sql`SELECT 1 FROM "Player" WHERE "id" = ${playerId}::uuid FOR NO KEY UPDATE`);
+    const [{ waiting }] = await query<{ waiting: number }>(
+      Prisma.sql`SELECT count(*)::int AS "waiting" FROM "PlayerMatch" WHERE "playerId" = ${playerId}::uuid AND "status" = 'WAITING'`,
+    );
+    if (waiting >= max) throw new WaitingCapReached(max);
+  }
+
+  private async commitWith(query: Query, c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));
-    const guard = Prisma.sql`EXISTS (SELECT 1 FROM cas)`;
-    const ctes = [
-      ...(c.seatChanges?.length ? [this.seatsCte(c, c.seatChanges, guard)] : []),
-      ...(c.moves.length > 0 ? [this.movesCte(c, guard)] : []),
-      ...(events.length > 0 ? [this.eventsCte(c, events, guard)] : []),
-      ...(c.scores ? [this.scoresCte(c, c.scores, guard)] : []),
-      ...(c.roundsFinished.length > 0 ? [this.roundsFinishedCte(c, guard)] : []),
-      ...(c.roundsStarted.length > 0 ? [this.roundsStartedCte(c, guard)] : []),
-      // History index and player stats move with the commit, never apart from it.
-      ...this.stats.ctes(c, seats, guard),
-    ];
     try {
-      const statement = ctes.reduce((sql, cte) => Prisma.sql`${sql}, ${cte}`, Prisma.sql`WITH ${this.casCte(c, events)}`);
-      const rows = await query<{ version: number }>(Prisma.sql`${statement} SELECT "version" FROM cas`);
+      // History index and player stats move with the commit, never apart from it.
+      const statement = commitStatement(c, events, this.botGraceSeconds, (guard) => this.stats.ctes(c, seats, guard));
+      const rows = await query<{ version: number }>(statement);
       if (rows.length === 0) throw new VersionConflict();
       return { version: c.expectedVersion + 1, events };
     } catch (e) {
@@ -210,82 +210,6 @@ export class MatchesRepository {
       if (isUniqueViolation(e)) throw new VersionConflict();
       throw e;
     }
-  }
-
-  /** `cas AS (…)`: the compare-and-set on the match row; it returns a row only if it held. */
-  private casCte(c: Commit, events: StoredEvent[]): Prisma.Sql {
-    return Prisma.sql`cas AS (
-      UPDATE "Match" SET
-        "version" = "version" + 1,
-        "status" = ${c.status}::"MatchStatus",
-        "state" = ${c.state === null ? null : JSON.stringify(c.state)}::jsonb,
-        "turn" = ${c.state && c.status === 'IN_PROGRESS' ? c.state.round.turn : null}::int,
-        "botDueAt" = CASE WHEN ${c.botToMove ?? false} THEN now() + make_interval(secs => ${this.botGraceSeconds}::float8) END,
-        "winnerTeam" = ${c.winnerTeam}::int,
-        "lastEventSeq" = "lastEventSeq" + ${events.length}::int,
-        "startedAt" = CASE WHEN ${c.started ?? false} THEN now() ELSE "startedAt" END,
-        "finishedAt" = CASE WHEN ${c.finished ?? false} THEN now() ELSE "finishedAt" END,
-        "updatedAt" = now()
-      WHERE "id" = ${c.matchId}::uuid AND "version" = ${c.expectedVersion}
-      RETURNING "version")`;
-  }
-
-  private seatsCte(c: Commit, changes: NonNullable<Commit['seatChanges']>, guard: Prisma.Sql): Prisma.Sql {
-    return Prisma.sql`seats AS (
-      UPDATE "Seat" s SET "playerId" = x.player, "clientSeed" = x.client_seed
-      FROM unnest(${changes.map((x) => x.index)}::int[], ${changes.map((x) => x.playerId)}::uuid[], ${changes.map((x) => x.clientSeed)}::text[])
-        AS x(idx, player, client_seed)
-      WHERE s."matchId" = ${c.matchId}::uuid AND s."index" = x.idx AND ${guard})`;
-  }
-
-  /** The command's moves in one multi-row INSERT (Prisma's createMany measured ~9 ms against ~1 ms). */
-  private movesCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
-    const m = c.moves;
-    return Prisma.sql`moves AS (
-      INSERT INTO "Move" ("matchId", "seq", "round", "seat", "type", "tileHigh", "tileLow", "end", "points", "count", "clientMoveId", "playerId")
-      SELECT ${c.matchId}::uuid, x.seq, x.round, x.seat, x.type::"MoveType", x.high, x.low, x.end_, x.points, x.count,
-             CASE WHEN x.ord = 1 THEN ${c.clientMoveId ?? null}::text END, CASE WHEN x.ord = 1 THEN ${c.playerId ?? null}::uuid END
-      FROM unnest(
-        ${m.map((v) => v.seq)}::int[], ${m.map((v) => v.round)}::int[], ${m.map((v) => v.seat)}::int[], ${m.map((v) => v.type)}::text[],
-        ${m.map((v) => v.tile?.high ?? null)}::int[], ${m.map((v) => v.tile?.low ?? null)}::int[], ${m.map((v) => v.end)}::text[],
-        ${m.map((v) => v.points)}::int[], ${m.map((v) => v.count)}::int[]
-      ) WITH ORDINALITY AS x(seq, round, seat, type, high, low, end_, points, count, ord)
-      WHERE ${guard})`;
-  }
-
-  private eventsCte(c: Commit, events: StoredEvent[], guard: Prisma.Sql): Prisma.Sql {
-    return Prisma.sql`events AS (
-      INSERT INTO "MatchEvent" ("matchId", "seq", "type", "moveSeq")
-      SELECT ${c.matchId}::uuid, e.seq, e.type, e.move_seq
-      FROM unnest(${events.map((e) => e.seq)}::int[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.moveSeq)}::int[]) AS e(seq, type, move_seq)
-      WHERE ${guard})`;
-  }
-
-  private scoresCte(c: Commit, scores: readonly number[], guard: Prisma.Sql): Prisma.Sql {
-    return Prisma.sql`scores AS (
-      UPDATE "Team" t SET "score" = s.score
-      FROM unnest(${[...scores]}::int[]) WITH ORDINALITY AS s(score, ord)
-      WHERE t."matchId" = ${c.matchId}::uuid AND t."index" = s.ord - 1 AND t."score" <> s.score AND ${guard})`;
-  }
-
-  /** A finished round keeps its final state (hands revealed) and result. */
-  private roundsFinishedCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
-    const r = c.roundsFinished;
-    return Prisma.sql`rounds_finished AS (
-      UPDATE "Round" r SET "status" = 'FINISHED', "snapshot" = f.snapshot, "result" = f.result, "endedAt" = now()
-      FROM unnest(
-        ${r.map((x) => x.number)}::int[], ${r.map((x) => JSON.stringify(x.snapshot))}::jsonb[], ${r.map((x) => JSON.stringify(x.result))}::jsonb[]
-      ) AS f(number, snapshot, result)
-      WHERE r."matchId" = ${c.matchId}::uuid AND r."number" = f.number AND ${guard})`;
-  }
-
-  private roundsStartedCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
-    const r = c.roundsStarted;
-    return Prisma.sql`rounds_started AS (
-      INSERT INTO "Round" ("matchId", "number", "starter")
-      SELECT ${c.matchId}::uuid, x.number, x.starter
-      FROM unnest(${r.map((x) => x.number)}::int[], ${r.map((x) => x.starter)}::int[]) AS x(number, starter)
-      WHERE ${guard})`;
   }
 
   /** The finished rounds of each of these matches, in round order (one statement for them all). */
@@ -300,14 +224,6 @@ export class MatchesRepository {
       byMatch.get(r.matchId)?.push({ number: r.number, snapshot: r.snapshot as unknown as RoundState, result: r.result as unknown as RoundResult });
     }
     return matchIds.map((id) => byMatch.get(id)!);
-  }
-
-  /** How many matches still WAITING this player sits in (the history index counts them). */
-  async waitingCount(playerId: string): Promise<number> {
-    const [{ waiting }] = await this.prisma.hot<{ waiting: number }>(
-      Prisma.sql`SELECT count(*)::int AS "waiting" FROM "PlayerMatch" WHERE "playerId" = ${playerId}::uuid AND "status" = 'WAITING'`,
-    );
-    return waiting;
   }
 
   /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */

@@ -1,0 +1,85 @@
+import { ApiError } from '../common/api-error.js';
+import { newMatch } from '../domain/index.js';
+import { bareCommit, planFromEngine } from './commit-plan.js';
+import type { Decision } from './command-runner.js';
+import { dealSourceOf } from './fair-deal-secrets.js';
+import type { Commit, MatchRecord, NewEvent } from './match-record.js';
+import { seatOf } from './match-view.js';
+
+/*
+ * What the seating commands decide, as pure functions of a fresh read of the match: the checks
+ * in their order, and the commit. Randomness (a fresh client seed) and limits come in as
+ * arguments, so every edge case is unit-tested without a database (decide-seating.spec.ts).
+ */
+
+/** Who is asking, with the client seed they bring (or a fresh random one) and the WAITING cap. */
+export interface Joiner {
+  playerId: string;
+  clientSeed: string;
+  maxWaiting: number;
+}
+
+/** Join: not already seated → WAITING (a started match is full, an ended one not in progress) → a free human seat. */
+export function decideJoin(r: MatchRecord, joiner: Joiner): Decision {
+  if (seatOf(r, joiner.playerId) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
+  if (r.status !== 'WAITING') {
+    throw r.status === 'IN_PROGRESS'
+      ? new ApiError('MATCH_FULL', 'every seat is taken')
+      : new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
+  }
+  const free = r.seats.find((s) => !s.isBot && s.playerId === null);
+  if (!free) throw new ApiError('MATCH_FULL', 'every seat is taken');
+  return { commit: seatPlayer(r, joiner, free.index) };
+}
+
+/**
+ * Seats a player with their client seed. When that fills the table, round 1 is dealt in the same
+ * commit; otherwise the match stays WAITING and the commit carries the player's WAITING cap.
+ */
+export function seatPlayer(r: MatchRecord, joiner: Joiner, index: number): Commit {
+  const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null };
+  const seatChanges = [{ index, playerId: joiner.playerId, clientSeed: joiner.clientSeed }];
+  const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
+  if (!full) {
+    const waitingCap = { playerId: joiner.playerId, max: joiner.maxWaiting };
+    return bareCommit(r, { status: 'WAITING', seatChanges, events: [joined], waitingCap });
+  }
+  const clientSeeds = r.seats.map((s) => (s.index === index ? joiner.clientSeed : s.clientSeed));
+  const config = { seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, deal: dealSourceOf(r, clientSeeds) };
+  const { state, events } = newMatch(config);
+  const commit = planFromEngine(r, state, events, { leadEvents: [joined, { type: 'MATCH_STARTED', moveSeq: null }], started: true });
+  return { ...commit, seatChanges };
+}
+
+/** A new client seed: seated → WAITING (no deal has used the seed yet). */
+export function decideClientSeed(r: MatchRecord, playerId: string, clientSeed: string): Decision {
+  const seat = seatOf(r, playerId);
+  if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
+  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'a client seed can be set only while the match is WAITING');
+  return {
+    commit: bareCommit(r, {
+      status: 'WAITING',
+      seatChanges: [{ index: seat, playerId, clientSeed }],
+      events: [{ type: 'CLIENT_SEED_SET', moveSeq: null }],
+    }),
+  };
+}
+
+/**
+ * Leave: seated → WAITING (a started match is resigned, not left). The last one out abandons the
+ * match. The seat gets `nextSeed`: whoever sits there next brings their own or keeps this random one.
+ */
+export function decideLeave(r: MatchRecord, playerId: string, nextSeed: string): Decision {
+  const seat = seatOf(r, playerId);
+  if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
+  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'only a match still WAITING can be left; resign instead');
+  const remaining = r.seats.filter((s) => s.playerId !== null && s.index !== seat).length;
+  return {
+    commit: bareCommit(r, {
+      status: remaining === 0 ? 'ABANDONED' : 'WAITING',
+      seatChanges: [{ index: seat, playerId: null, clientSeed: nextSeed }],
+      events: [{ type: 'PLAYER_LEFT', moveSeq: null }],
+      finished: remaining === 0,
+    }),
+  };
+}

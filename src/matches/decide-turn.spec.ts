@@ -1,0 +1,110 @@
+import { ApiError } from '../common/api-error.js';
+import { legalMoves, type Action } from '../domain/index.js';
+import type { Decision } from './command-runner.js';
+import { decideResign, decideServerMove, decideTurn, type TurnCommand } from './decide-turn.js';
+import { startedRecord, waitingRecord } from './spec/records.js';
+
+function codeOf(run: () => unknown): string {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof ApiError) return e.code;
+    throw e;
+  }
+  throw new Error('no error');
+}
+
+function commitOf(d: Decision) {
+  if (!('commit' in d)) throw new Error('expected a commit');
+  return d.commit;
+}
+
+const draw = (seat: number): Action => ({ type: 'DRAW', seat });
+
+describe('decideTurn', () => {
+  const r = startedRecord(['a', 'b']);
+  const mover = r.seats[r.state!.round.turn].playerId!;
+  const other = mover === 'a' ? 'b' : 'a';
+  const legal = legalMoves(r.state!, r.state!.round.turn)[0];
+  const play = (seat: number): Action => ({ type: 'PLAY', seat, tile: legal.tile, end: legal.end });
+  const turn = (playerId: string, extra: Partial<TurnCommand> = {}): TurnCommand => ({ playerId, actionFor: play, earlier: null, ...extra });
+
+  it('commits the engine move with the idempotency key and the actor', () => {
+    const c = commitOf(decideTurn(r, turn(mover, { clientMoveId: 'k1' })));
+    expect(c.moves[0]).toMatchObject({ type: 'PLAY', tile: legal.tile });
+    expect(c.clientMoveId).toBe('k1');
+    expect(c.playerId).toBe(mover);
+    expect(c.expectedVersion).toBe(r.version);
+  });
+
+  it('answers a retry of a stored command again, whatever the match now is', () => {
+    const earlier = { seq: 1, seat: 0, type: 'PLAY' as const, tile: legal.tile, end: legal.end };
+    const finished = { ...r, status: 'FINISHED' as const };
+    expect(decideTurn(finished, turn(mover, { clientMoveId: 'k1', earlier }))).toEqual({ unchanged: true, reread: true });
+    // An omitted end matches the end it was given.
+    const noEnd = (seat: number): Action => ({ type: 'PLAY', seat, tile: { high: legal.tile.low, low: legal.tile.high }, end: null });
+    expect(decideTurn(r, turn(mover, { actionFor: noEnd, clientMoveId: 'k1', earlier }))).toEqual({ unchanged: true, reread: true });
+  });
+
+  it('refuses a reused clientMoveId on another move, naming the stored one', () => {
+    const earlier = { seq: 7, seat: 0, type: 'PLAY' as const, tile: legal.tile, end: legal.end };
+    let error: ApiError | undefined;
+    try {
+      decideTurn(r, turn(mover, { actionFor: draw, clientMoveId: 'k1', earlier }));
+    } catch (e) {
+      error = e as ApiError;
+    }
+    expect(error?.code).toBe('BAD_USER_INPUT');
+    expect(error?.details).toMatchObject({ moveSeq: 7 });
+  });
+
+  it('checks in order: match over, seated, version, then the engine', () => {
+    const over = { ...r, status: 'FINISHED' as const };
+    expect(codeOf(() => decideTurn(over, turn('stranger', { expectedVersion: 0 })))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideTurn(waitingRecord(['a', null]), turn('a')))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideTurn(r, turn('stranger', { expectedVersion: 0 })))).toBe('FORBIDDEN');
+    // A stale version wins over "not your turn".
+    expect(codeOf(() => decideTurn(r, turn(other, { expectedVersion: r.version - 1 })))).toBe('STALE_VERSION');
+    expect(codeOf(() => decideTurn(r, turn(other)))).toBe('NOT_YOUR_TURN');
+    expect(
+      codeOf(() => decideTurn(r, turn(mover, { expectedVersion: r.version, actionFor: (seat) => ({ ...play(seat), tile: { high: 9, low: 9 } }) }))),
+    ).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('decideServerMove', () => {
+  it('does nothing without an action or once the match is over', () => {
+    const r = startedRecord(['a', 'b']);
+    expect(decideServerMove(r, null)).toEqual({ unchanged: true });
+    expect(decideServerMove({ ...r, status: 'FINISHED' }, draw(r.state!.round.turn))).toEqual({ unchanged: true });
+  });
+});
+
+describe('decideResign', () => {
+  it('with two sides, the other side wins; before round 1 ended, unrated', () => {
+    const c = commitOf(decideResign(startedRecord(['a', 'b']), 'a'));
+    expect(c.status).toBe('FINISHED');
+    expect(c.winnerTeam).toBe(1);
+    expect(c.unrated).toBe(true);
+    expect(c.events.map((e) => e.type)).toEqual(['RESIGNED', 'MATCH_FINISHED']);
+  });
+
+  it('with three sides, the best-placed other side wins, ties to the lower team', () => {
+    const r = startedRecord(['a', 'b', 'c']);
+    const scored = { ...r, state: { ...r.state!, scores: [5, 20, 20] } };
+    expect(commitOf(decideResign(scored, 'b')).winnerTeam).toBe(2);
+    expect(commitOf(decideResign(scored, 'a')).winnerTeam).toBe(1);
+    const leader = { ...r, state: { ...r.state!, scores: [30, 10, 15] } };
+    expect(commitOf(decideResign(leader, 'a')).winnerTeam).toBe(2);
+  });
+
+  it('partners resign for their side', () => {
+    const r = startedRecord(['a', 'b', 'c', 'd'], { partnerships: true });
+    expect(commitOf(decideResign(r, 'c')).winnerTeam).toBe(1);
+  });
+
+  it('refuses a stranger, then a match not in progress', () => {
+    expect(codeOf(() => decideResign(startedRecord(['a', 'b']), 'z'))).toBe('FORBIDDEN');
+    expect(codeOf(() => decideResign(waitingRecord(['a', null]), 'a'))).toBe('MATCH_NOT_IN_PROGRESS');
+  });
+});

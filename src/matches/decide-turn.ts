@@ -1,0 +1,114 @@
+import { ApiError } from '../common/api-error.js';
+import { apply, normalizeTile, type Action, type MatchState, type MoveRecord } from '../domain/index.js';
+import { bareCommit, planFromEngine } from './commit-plan.js';
+import type { Decision } from './command-runner.js';
+import type { MatchRecord } from './match-record.js';
+import { seatOf } from './match-view.js';
+import { violationError } from './violations.js';
+
+/*
+ * What the in-game commands decide, as pure functions of a fresh read of the match (and, for a
+ * retried command, of the move its idempotency key already stored): unit-tested in decide-turn.spec.ts.
+ */
+
+/** The move stored earlier under a command's clientMoveId, as far as a retry needs it. */
+export type EarlierMove = Pick<MoveRecord, 'seq' | 'seat' | 'type' | 'tile' | 'end'>;
+
+export interface TurnCommand {
+  playerId: string;
+  /** the action this player's seat asks for */
+  actionFor: (seat: number) => Action;
+  expectedVersion?: number | null;
+  clientMoveId?: string | null;
+  /** what this player already stored under clientMoveId in this match, if anything */
+  earlier: EarlierMove | null;
+}
+
+/**
+ * A player's play or draw. First, a retry of a command that already committed answers again and
+ * applies nothing (the same key on a different move is a client bug, refused). Then, in order:
+ * match over → seated → version current → the engine (a tile that exists → to move → legal).
+ * A stale expectedVersion wins over the engine's checks: judged against a state the client has
+ * not seen, its move may be refused for reasons it cannot make sense of (a domino seat leads the
+ * next round too, so a duplicate of its last play would meet a new hand). A tile like 9-9 is
+ * refused as such even out of turn: no state makes it right.
+ */
+export function decideTurn(r: MatchRecord, cmd: TurnCommand): Decision {
+  if (cmd.earlier) {
+    if (!sameCommand(cmd.earlier, cmd.actionFor(cmd.earlier.seat))) {
+      throw new ApiError(
+        'BAD_USER_INPUT',
+        `clientMoveId "${cmd.clientMoveId}" was already used for another move (seq ${cmd.earlier.seq}, ${describe(cmd.earlier)})`,
+        { moveSeq: cmd.earlier.seq },
+      );
+    }
+    return { unchanged: true, reread: true };
+  }
+  if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
+  const seat = seatOf(r, cmd.playerId);
+  if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
+  if (cmd.expectedVersion != null && cmd.expectedVersion !== r.version) {
+    throw new ApiError('STALE_VERSION', `the match is at version ${r.version}, not ${cmd.expectedVersion}`, { version: r.version });
+  }
+  return decideAction(r, r.state, cmd.actionFor(seat), { clientMoveId: cmd.clientMoveId, playerId: cmd.playerId });
+}
+
+/**
+ * A server-side move (a bot's): nothing to do when the match is not in progress or nobody asks
+ * for an action; otherwise the engine's verdict, like a player's.
+ */
+export function decideServerMove(r: MatchRecord, action: Action | null): Decision {
+  if (r.status !== 'IN_PROGRESS' || !r.state || !action) return { unchanged: true };
+  return decideAction(r, r.state, action);
+}
+
+function decideAction(r: MatchRecord, state: MatchState, action: Action, actor: { clientMoveId?: string | null; playerId?: string } = {}): Decision {
+  const result = apply(state, action);
+  if (!result.ok) throw violationError(result.violation);
+  return { commit: planFromEngine(r, result.state, result.events, actor) };
+}
+
+/**
+ * Resign: seated → in progress. The other side wins; with more than two sides, the best-placed
+ * other side (ties to the lower team index). Resigned before any round was played out, the match
+ * gives nobody stats or leaderboard credit, or two accounts could farm wins by create–join–resign.
+ */
+export function decideResign(r: MatchRecord, playerId: string): Decision {
+  const seat = seatOf(r, playerId);
+  if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
+  if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
+  const state = r.state;
+  const loser = state.teamOfSeat[seat];
+  const winner = state.scores
+    .map((score, team) => ({ score, team }))
+    .filter((t) => t.team !== loser)
+    .sort((a, b) => b.score - a.score || a.team - b.team)[0].team;
+  const finishedState: MatchState = { ...state, status: 'FINISHED', winner };
+  return {
+    commit: bareCommit(r, {
+      status: 'FINISHED',
+      state: finishedState,
+      winnerTeam: winner,
+      finished: true,
+      unrated: state.round.number === 1,
+      events: [
+        { type: 'RESIGNED', moveSeq: null },
+        { type: 'MATCH_FINISHED', moveSeq: null },
+      ],
+    }),
+  };
+}
+
+/** Does an action ask for what a stored move did? (An omitted end matches the end it was given.) */
+export function sameCommand(stored: Pick<MoveRecord, 'type' | 'tile' | 'end'>, action: Action): boolean {
+  if (action.type !== stored.type) return false;
+  if (action.type === 'DRAW') return true;
+  const asked = normalizeTile(action.tile);
+  return (
+    stored.tile !== null && asked.high === stored.tile.high && asked.low === stored.tile.low && (action.end == null || action.end === stored.end)
+  );
+}
+
+function describe(m: Pick<MoveRecord, 'type' | 'tile' | 'end'>): string {
+  return m.type === 'PLAY' && m.tile ? `PLAY ${m.tile.high}-${m.tile.low}${m.end ? ` on ${m.end}` : ''}` : m.type;
+}

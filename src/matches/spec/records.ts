@@ -1,0 +1,61 @@
+import { newMatch, resolveRules, type MatchState } from '../../domain/index.js';
+import { testDeal } from '../../domain/spec/kit.js';
+import type { MatchRecord, SeatRecord } from '../match-record.js';
+
+/** Fixtures for the application layer's pure tests: match records as the repository loads them. */
+
+export const MATCH_ID = '00000000-0000-4000-8000-000000000001';
+
+export function seat(index: number, playerId: string | null, extra: Partial<SeatRecord> = {}): SeatRecord {
+  return { index, playerId, playerName: playerId, team: index, isBot: false, botStrategy: null, clientSeed: `seed-${index}`, ...extra };
+}
+
+/** A WAITING match with these seats (a player id, null for a free seat, or 'bot'). */
+export function waitingRecord(seats: readonly (string | null | 'bot')[], extra: Partial<MatchRecord> = {}): MatchRecord {
+  return {
+    id: MATCH_ID,
+    status: 'WAITING',
+    version: 1,
+    seatCount: seats.length,
+    partnerships: false,
+    rules: resolveRules({}),
+    chainSecret: 'ab'.repeat(32),
+    dealCommitment: '',
+    state: null,
+    lastEventSeq: 1,
+    createdAt: new Date(0),
+    winnerTeam: null,
+    seats: seats.map((p, i) => (p === 'bot' ? seat(i, null, { isBot: true, botStrategy: 'greedy' }) : seat(i, p))),
+    ...extra,
+  };
+}
+
+/** An IN_PROGRESS record of this engine state, seats held by `players` in order. */
+export function recordOf(state: MatchState, version: number, lastEventSeq: number, players: readonly string[] = []): MatchRecord {
+  return {
+    id: MATCH_ID,
+    status: 'IN_PROGRESS',
+    version,
+    seatCount: state.config.seats,
+    partnerships: state.config.partnerships,
+    rules: state.config.rules,
+    chainSecret: state.config.deal.anchor.secret,
+    dealCommitment: '',
+    state,
+    lastEventSeq,
+    createdAt: new Date(0),
+    winnerTeam: null,
+    seats: players.map((p, i) => ({ ...seat(i, p), team: state.teamOfSeat[i] })),
+  };
+}
+
+/** A freshly dealt match of `players.length` seats (or partnerships of four). */
+export function startedRecord(players: readonly string[], options: { partnerships?: boolean; seed?: number } = {}): MatchRecord {
+  const { state } = newMatch({
+    seats: players.length,
+    partnerships: options.partnerships ?? false,
+    rules: resolveRules({}),
+    deal: testDeal(options.seed ?? 42, players.length),
+  });
+  return recordOf(state, 3, 4, players);
+}
