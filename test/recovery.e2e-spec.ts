@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config/config.js';
 import { stopLeftoverPostgres } from '../src/database/data-dir-lock.js';
 import { freePort } from '../src/database/database-url.js';
 import { PrismaService } from '../src/database/prisma.service.js';
+import { UNLIMITED } from './support/app.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
 import { expectReplayable } from './support/replay-check.js';
@@ -117,7 +118,9 @@ describe('crash recovery on the embedded default (npm start after a SIGKILL)', (
     dir = await mkdtemp(join(tmpdir(), 'dominoes-crash-'));
     await chmod(dir, 0o755); // the embedded PostgreSQL runs as its own unprivileged user
     // A fixed port, so the test can reach the same database after the restart; a quick sweep.
-    env = { DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), SWEEP_INTERVAL_MS: '200', SWEEP_GRACE_MS: '500' };
+    // No rate limits: the seats poll for their turn, and on a loaded machine, while the bots are
+    // slow, those polls would outrun the per-address budget (rate limits have tests of their own).
+    env = { ...UNLIMITED, DATA_DIR: dir, EMBEDDED_PG_PORT: String(await freePort()), SWEEP_INTERVAL_MS: '200', SWEEP_GRACE_MS: '500' };
   });
 
   afterAll(async () => {
