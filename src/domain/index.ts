@@ -21,6 +21,7 @@ export { botSeed } from './bots/seed.js';
 export { legalMoves, canDraw } from './legal.js';
 export { newMatch, apply, teamsFor } from './match.js';
 export { viewFor } from './view.js';
+export { redactMove } from './redact.js';
 export { replayMatch, actionsFromMoves } from './replay.js';
 export {
   BOT_STRATEGIES,

@@ -1,4 +1,4 @@
-import { teamsFor, type RoundResult, type Rules, type Tile } from '../domain/index.js';
+import { redactMove, teamsFor, type RoundResult, type Rules, type Tile } from '../domain/index.js';
 
 /**
  * The match-record format, version 2 (docs/match-record.md, docs/match-record.v2.schema.json; what
@@ -89,15 +89,8 @@ export function buildRecordBody(src: RecordSource): RecordBody {
     const cutShort = !finished && src.cutShortHands !== null;
     const moves = src.moves
       .filter((m) => m.round === r.number)
-      .map((m) => ({
-        seq: m.seq,
-        seat: m.seat,
-        type: m.type,
-        tile: m.tile && (finished || cutShort || m.type === 'PLAY') ? tile(m.tile) : null,
-        end: m.end,
-        points: m.points,
-        count: m.count,
-      }));
+      .map((m) => redactMove(m, null, finished || cutShort))
+      .map((m) => ({ seq: m.seq, seat: m.seat, type: m.type, tile: m.tile ? tile(m.tile) : null, end: m.end, points: m.points, count: m.count }));
     return {
       number: r.number,
       starter: r.starter,

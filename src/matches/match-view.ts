@@ -3,6 +3,7 @@ import {
   countOf,
   DEAL_CHAIN_LENGTH,
   openEnds,
+  redactMove,
   teamsFor,
   viewFor,
   type MatchState,
@@ -21,8 +22,8 @@ import type { Rules } from './models/rules.model.js';
 
 /*
  * Builds what one viewer may see of a match. Hidden information is decided by the engine's
- * viewFor (own hand only, no boneyard, others' live draws without their tile); this file only
- * reshapes it into the GraphQL models.
+ * viewFor and redactMove (own hand only, no boneyard, others' live draws without their tile);
+ * this file only reshapes it into the GraphQL models.
  */
 
 export function seatOf(record: MatchRecord, playerId: string | null): number | null {
@@ -74,7 +75,8 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
       count: countOf(round.board, rules),
       spinner: round.board.spinner ? { ...round.board.spinner.tile } : null,
     },
-    moves: round.moves.map(moveModel),
+    // The round is over: redactMove hides nothing in it, whoever looks.
+    moves: round.moves.map((m) => moveModel(redactMove(m, null, true))),
     result: resultModel(round.result),
     dealSecret,
   };

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { redactMove } from '../domain/index.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
@@ -181,9 +182,9 @@ export class MatchFeedService {
   }
 
   private eventModel(e: EventWithMove, match: Match): MatchEvent {
-    // Another seat's draw never shows its tile, in the live feed or in a catch-up.
-    const move = e.move ? moveModel(e.move) : null;
-    if (move && move.type === 'DRAW' && move.seat !== match.mySeat) move.tile = null;
+    // An event shows its move as it was when it happened, in a live round: another seat's draw
+    // never shows its tile, in the live feed or in a catch-up (the round's moves show it later).
+    const move = e.move ? moveModel(redactMove(e.move, match.mySeat, false)) : null;
     return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, match };
   }
 
