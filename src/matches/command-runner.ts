@@ -1,8 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApiError } from '../common/api-error.js';
 import type { MoveRecord } from '../domain/index.js';
 import { assertId } from '../common/ids.js';
-import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
+import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
+import { COMMIT_LISTENERS, type CommitListener } from './commit-listeners.js';
 import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';
@@ -19,20 +21,26 @@ export type Decision = { commit: Commit } | { unchanged: true; reread?: boolean 
 
 /**
  * How every command runs, whoever decides it (a player's mutation or a bot): load the match →
- * decide → one compare-and-set commit → announce. The deciding lives in MatchesService; this is
- * the part they all share, with the cache of latest match records it keeps current.
+ * decide → one compare-and-set commit → announce on the event bus → tell the commit listeners.
+ * The deciding lives in the decide-* functions that MatchesService wires; this is the part they
+ * all share, with the cache of latest match records it keeps current.
  */
 @Injectable()
-export class CommandRunner {
+export class CommandRunner implements OnModuleInit {
   private readonly logger = new Logger(CommandRunner.name);
-  /** Called after a command commits, to let bots move; set by BotsService (avoids a cycle). */
-  afterCommit: (matchId: string) => void = () => {};
+  /** Read once the module is up: the listeners (BotsService…) themselves run commands through here. */
+  private listeners: readonly CommitListener[] = [];
 
   constructor(
     private readonly repo: MatchesRepository,
     private readonly cache: MatchCache,
-    @Inject(MATCH_NOTIFIER) private readonly notifier: MatchNotifier,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  onModuleInit(): void {
+    this.listeners = this.moduleRef.get<CommitListener[]>(COMMIT_LISTENERS);
+  }
 
   /** The latest known record of a match (the cache, else the database), or null. */
   async find(id: string): Promise<MatchRecord | null> {
@@ -107,11 +115,25 @@ export class CommandRunner {
     return record;
   }
 
+  /** Signals subscribers (awaited: the caller's next read finds its feeds told), then the listeners. */
   private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[], moves: readonly MoveRecord[]): Promise<MatchRecord> {
-    await this.notifier
-      .committed(after.id, events, after.version, turnHandedTo(before, after, moves), endedFor(before, after))
-      .catch((e: unknown) => this.logger.error(e));
-    if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
+    if (events.length > 0) {
+      const signal = {
+        matchId: after.id,
+        lastSeq: events[events.length - 1].seq,
+        version: after.version,
+        turnPlayerId: turnHandedTo(before, after, moves),
+      };
+      const ended = endedFor(before, after);
+      await this.bus.publish(ended.length > 0 ? { ...signal, endedFor: ended } : signal).catch((e: unknown) => this.logger.error(e));
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener.committed({ before, after, events, moves });
+      } catch (e) {
+        this.logger.error(e);
+      }
+    }
     return after;
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { StatsWriter } from '../history/stats.writer.js';
+import { StatsWriter } from './stats/stats.writer.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { commitStatement } from './commit-statement.js';
