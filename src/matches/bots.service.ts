@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { BOT_STRATEGIES, botSeed, viewFor, type Action } from '../domain/index.js';
+import { botSeed, viewFor, type Action } from '../domain/index.js';
 import type { DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
+import { storedBotStrategy } from './bot-strategy.js';
 import type { CommitListener, Committed } from './commit-listeners.js';
-import type { MatchRecord } from './match-record.js';
+import type { LoadedMatch } from './loaded-match.js';
 import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesService } from './matches.service.js';
@@ -91,12 +92,12 @@ export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener
     }
   }
 
-  private async decide(r: MatchRecord): Promise<Action | null> {
+  private async decide(r: LoadedMatch): Promise<Action | null> {
     const state = r.state;
     if (!state || state.status !== 'IN_PROGRESS') return null;
     const seat = r.seats[state.round.turn];
     if (!seat?.isBot) return null;
-    const strategy = BOT_STRATEGIES.find((s) => s === seat.botStrategy) ?? 'greedy';
+    const strategy = storedBotStrategy(seat.botStrategy);
     // Reproducible per position, different for every move; a searching bot thinks off this thread.
     return this.mover.choose(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq));
   }

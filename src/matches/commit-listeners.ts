@@ -1,10 +1,10 @@
 import type { MoveRecord } from '../domain/index.js';
-import type { MatchRecord, StoredEvent } from './match-record.js';
+import type { LoadedMatch, StoredEvent } from './loaded-match.js';
 
 /** What one command stored, as its listeners are told once its transaction has committed. */
 export interface Committed {
-  before: MatchRecord;
-  after: MatchRecord;
+  before: LoadedMatch;
+  after: LoadedMatch;
   events: readonly StoredEvent[];
   moves: readonly MoveRecord[];
 }
