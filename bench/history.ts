@@ -46,7 +46,7 @@ import {
   type RoundState,
   type Rules,
 } from '../src/domain/index.js';
-import { addDelta, statsDeltas, type StatsDelta } from '../src/history/stats-delta.js';
+import { addDelta, statsDeltas, type StatsDelta } from '../src/matches/stats/stats-delta.js';
 
 // Measure the service as it runs in production: graphql-js, for one, adds development-only checks
 // to every type test unless NODE_ENV is "production". Set before the server's modules load.

@@ -4,9 +4,9 @@ import { Logger, Module, RequestMethod, type DynamicModule } from '@nestjs/commo
 import { APP_FILTER, ModuleRef } from '@nestjs/core';
 import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
-import { ApiErrorFilter } from './common/api-error.filter.js';
-import { formatError } from './common/format-error.js';
-import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './common/graphql-context.js';
+import { ApiErrorFilter } from './graphql/api-error.filter.js';
+import { formatError } from './graphql/format-error.js';
+import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './graphql/graphql-context.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DueWorkModule } from './due-work/due-work.module.js';

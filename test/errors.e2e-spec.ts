@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { API_ERROR_CODES } from '../src/common/api-error.js';
-import { GRAPHQL_REQUEST_ERROR_CODES, INTERNAL_ERROR_CODE } from '../src/common/format-error.js';
+import { GRAPHQL_REQUEST_ERROR_CODES, INTERNAL_ERROR_CODE } from '../src/graphql/format-error.js';
 import { VIOLATION_CODES } from '../src/domain/index.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';

@@ -5,6 +5,19 @@ import { lcg, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, MATCH_FIELDS, ROUND_FIELDS, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 
+interface ShownRound {
+  number: number;
+  status: string;
+  moves: { seq: number; seat: number; type: string; tile: Tile | null }[];
+}
+interface ShownMatch {
+  status: string;
+  currentRound: ShownRound | null;
+  rounds: ShownRound[];
+}
+const SHOWN_ROUND = 'number status moves { seq seat type tile { high low } }';
+const Q_SHOWN = `query($id: ID!) { match(id: $id) { status currentRound { ${SHOWN_ROUND} } rounds { ${SHOWN_ROUND} } } }`;
+
 /** Every query a player can send that returns match data, each asking for every field. */
 const QUERIES = [
   `query($id: ID!) { match(id: $id) { ${MATCH_FIELDS} } } ${ROUND_FIELDS}`,
@@ -75,5 +88,68 @@ describe('hidden information', () => {
       } else await mover.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: { matchId: createMatch.id } });
     }
     expect(checks).toBeGreaterThan(100);
+  });
+
+  it('a draw shows its tile to its drawer while the round is live, and to everyone once it is over', async () => {
+    const a = await app.player('ra');
+    const b = await app.player('rb');
+    const spectator = await app.player('rs');
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 40 } } });
+    await b.request(M_JOIN, { id: createMatch.id });
+    const id = createMatch.id;
+    const bySeat = new Map<number, GqlClient>([
+      [0, a],
+      [1, b],
+    ]);
+    const viewers: [number | null, GqlClient][] = [
+      [0, a],
+      [1, b],
+      [null, spectator],
+      [null, app.anon],
+    ];
+    const prisma = app.server.app.get(PrismaService);
+    const rnd = lcg(5);
+    // Draws checked: [hidden from a viewer in a live round, shown to its drawer live, shown to another once over].
+    const seen = { hidden: 0, ownLive: 0, overToOthers: 0 };
+    let final: ShownMatch | null = null;
+    for (let step = 0; step < 2000 && !final; step++) {
+      const stored = await prisma.move.findMany({ where: { matchId: id }, orderBy: { seq: 'asc' } });
+      const byseq = new Map(stored.map((m) => [m.seq, m]));
+      for (const [seat, client] of viewers) {
+        const m = (await client.request<{ match: ShownMatch }>(Q_SHOWN, { id })).match;
+        const over = (r: ShownRound) => r.status !== 'IN_PROGRESS' || m.status === 'FINISHED';
+        for (const r of [...m.rounds, ...(m.currentRound ? [m.currentRound] : [])])
+          for (const mv of r.moves) {
+            const row = byseq.get(mv.seq)!;
+            const tile = row.tileHigh === null ? null : { high: row.tileHigh, low: row.tileLow! };
+            const shown = mv.type !== 'DRAW' || mv.seat === seat || over(r);
+            // What is shown is the stored tile itself; what is not shown is null.
+            expect({ seat, seq: mv.seq, tile: mv.tile }).toEqual({ seat, seq: mv.seq, tile: shown ? tile : null });
+            if (mv.type === 'DRAW' && r === m.currentRound) {
+              if (!shown) seen.hidden++;
+              else if (mv.seat === seat && !over(r)) seen.ownLive++;
+            }
+            if (mv.type === 'DRAW' && mv.seat !== seat && over(r)) seen.overToOthers++;
+          }
+        // The round a match is in and the same round in the list are one round, shown alike.
+        const listed = m.rounds.find((r) => r.number === m.currentRound?.number);
+        expect(listed?.moves).toEqual(m.currentRound?.moves);
+        if (m.status === 'FINISHED' && seat === null) final = m;
+      }
+      if (final) break;
+      const state = (await prisma.match.findUniqueOrThrow({ where: { id } })).state as unknown as MatchState;
+      const mover = bySeat.get(state.round.turn)!;
+      const me = await viewOf(mover, id);
+      if (me.legalMoves.length > 0) {
+        const mv = me.legalMoves[Math.floor(rnd() * me.legalMoves.length)];
+        await mover.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', { i: { matchId: id, tile: mv.tile, end: mv.end } });
+      } else await mover.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: { matchId: id } });
+    }
+    expect(final).not.toBeNull();
+    // A finished match: its last round shows every draw, in currentRound as in rounds.
+    expect(final!.currentRound!.moves).toEqual(final!.rounds.at(-1)!.moves);
+    expect(seen.hidden).toBeGreaterThan(0);
+    expect(seen.ownLive).toBeGreaterThan(0);
+    expect(seen.overToOthers).toBeGreaterThan(0);
   });
 });

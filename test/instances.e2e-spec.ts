@@ -3,7 +3,7 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { actionsFromMoves, apply, botSeed, chooseBotAction, newMatch, viewFor } from '../src/domain/index.js';
-import { CommandRunner } from '../src/matches/command-runner.js';
+import { BotsService } from '../src/matches/bots.service.js';
 import { dropTestDatabase } from './setup/test-database.js';
 import { storedMoves } from './support/replay-check.js';
 import { startTestApp, type TestApp } from './support/app.js';
@@ -222,7 +222,7 @@ describe('two instances sweeping the same stranded bot matches', () => {
     // The instance that makes the matches loses its bots' wake-ups (as a crashed one would) and
     // does not sweep: every bot turn it hands out stays stranded until another instance sweeps.
     app = await startTestApp({ PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '600000' });
-    app.server.app.get(CommandRunner).afterCommit = () => {};
+    app.server.app.get(BotsService).committed = () => {};
     prisma = app.server.app.get(PrismaService);
   });
   afterAll(async () => {

@@ -61,15 +61,15 @@ describe('timeouts', () => {
 
   it('sets statement_timeout on every pooled connection, and a slower statement is cancelled', async () => {
     const prisma = app.server.app.get(PrismaService);
-    expect(await prisma.hot<{ statement_timeout: string }>(Prisma.sql`SHOW statement_timeout`)).toEqual([{ statement_timeout: '500ms' }]);
-    await expect(prisma.hot(Prisma.sql`SELECT pg_sleep(2)`)).rejects.toMatchObject({ code: '57014' });
+    expect(await prisma.poolQuery<{ statement_timeout: string }>(Prisma.sql`SHOW statement_timeout`)).toEqual([{ statement_timeout: '500ms' }]);
+    await expect(prisma.poolQuery(Prisma.sql`SELECT pg_sleep(2)`)).rejects.toMatchObject({ code: '57014' });
   });
 
   it('fails a request that waits DB_ACQUIRE_TIMEOUT_MS for a pooled connection instead of queueing forever', async () => {
     const prisma = app.server.app.get(PrismaService);
-    const busy = [prisma.hot(Prisma.sql`SELECT pg_sleep(0.45)`), prisma.hot(Prisma.sql`SELECT pg_sleep(0.45)`)];
-    await expect(prisma.hot(Prisma.sql`SELECT 1`)).rejects.toThrow(/timeout exceeded when trying to connect/);
+    const busy = [prisma.poolQuery(Prisma.sql`SELECT pg_sleep(0.45)`), prisma.poolQuery(Prisma.sql`SELECT pg_sleep(0.45)`)];
+    await expect(prisma.poolQuery(Prisma.sql`SELECT 1`)).rejects.toThrow(/timeout exceeded when trying to connect/);
     await Promise.all(busy);
-    expect(await prisma.hot(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
+    expect(await prisma.poolQuery(Prisma.sql`SELECT 1 AS one`)).toEqual([{ one: 1 }]);
   });
 });

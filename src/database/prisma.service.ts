@@ -9,7 +9,7 @@ import { DATABASE_URL } from './database.tokens.js';
  * The one Prisma client of the process, over node-postgres (Prisma 7's driver adapter: no query
  * engine binary). It connects lazily, on the first query.
  *
- * `hot()` runs a statement built with `Prisma.sql` directly on the same connection pool. It is for
+ * `poolQuery()` runs a statement built with `Prisma.sql` directly on the same connection pool. It is for
  * the statements on every command's path (load the match, look up a clientMoveId, commit):
  * measured here, Prisma's client runtime cost more CPU per raw statement than the rest of the
  * command, and a move's latency is the product's hot path. Everything else goes through Prisma.
@@ -43,7 +43,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
   }
 
-  async hot<T>(sql: Prisma.Sql): Promise<T[]> {
+  async poolQuery<T>(sql: Prisma.Sql): Promise<T[]> {
     if (this.counting) this.statements++;
     return (await this.pool.query(sql.text, sql.values)).rows as T[];
   }

@@ -75,7 +75,8 @@ export function matchState(base: MatchState, d: Draft, finished: { winner: numbe
   };
 }
 
-export function record(
+/** Appends a move to the draft's move log under the next match-wide seq. */
+export function logMove(
   d: Draft,
   seat: number,
   type: MoveRecord['type'],

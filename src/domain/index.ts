@@ -1,7 +1,7 @@
 /** The rules engine's public API. Pure functions over plain JSON state; see rules.md. */
 export * from './types.js';
 export { ALL_TILES, normalizeTile, sameTile, tileKey, tileIndex, pipCount, isValidTile, isDouble } from './tiles.js';
-export { DEFAULT_RULES, resolveRules, validateSetup } from './rules.js';
+export { DEFAULT_RULES, RULE_KEYS, pickRules, resolveRules, validateSetup, type AssertEmpty, type RuleKey } from './rules.js';
 export { EMPTY_BOARD, ENDS, openEnds, countOf, placeTile, buildBoard, endValue, fits } from './board.js';
 export { playScore, round5, dominoBonus, blockedBonus } from './scoring.js';
 export { dealRound, lotLeader, lotRank, bestDraw } from './round.js';
@@ -21,6 +21,7 @@ export { botSeed } from './bots/seed.js';
 export { legalMoves, canDraw } from './legal.js';
 export { newMatch, apply, teamsFor } from './match.js';
 export { viewFor } from './view.js';
+export { redactMove } from './redact.js';
 export { replayMatch, actionsFromMoves } from './replay.js';
 export {
   BOT_STRATEGIES,

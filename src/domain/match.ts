@@ -7,7 +7,7 @@
  */
 import { countOf, endValue, ENDS, isEnd, placeTile } from './board.js';
 import { refuse } from './errors.js';
-import { draft, type Draft, matchState, record, withRound } from './draft.js';
+import { draft, type Draft, matchState, logMove, withRound } from './draft.js';
 import { hasPlay } from './legal.js';
 import { dealSourceProblems } from './fair-deal.js';
 import { dealRound } from './round.js';
@@ -120,7 +120,7 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
   const count = countOf(newBoard, rules);
   const points = playScore(count, rules.scoring);
   const d = draft(state);
-  const move = record(d, seat, 'PLAY', tile, end, points, count);
+  const move = logMove(d, seat, 'PLAY', tile, end, points, count);
   d.events.push({ type: 'TILE_PLAYED', move });
   const team = state.teamOfSeat[seat];
   if (points > 0) {
@@ -162,7 +162,7 @@ function applyDraw(state: MatchState, seat: number): ApplyResult {
   const hands = round.hands.slice();
   hands[seat] = insertSorted(round.hands[seat], tile);
   const d = draft(state);
-  const move = record(d, seat, 'DRAW', tile, null, 0, null);
+  const move = logMove(d, seat, 'DRAW', tile, null, 0, null);
   d.events.push({ type: 'TILE_DRAWN', move });
   // R15: the first playable drawn tile must be played at once. [engine] Under voluntaryDraw the
   // drawn tile simply joins the hand: the player chose to draw, so nothing is forced.

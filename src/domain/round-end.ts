@@ -8,7 +8,7 @@ import { dealRound } from './round.js';
 import { blockedBonus, dominoBonus } from './scoring.js';
 import { pipCount } from './tiles.js';
 import type { RoundEndKind, Tile } from './types.js';
-import { type Draft, matchState, record, withRound } from './draft.js';
+import { type Draft, matchState, logMove, withRound } from './draft.js';
 
 /** R16: while the seat to move can neither play nor draw, it passes; N passes in a row block (R17b). */
 export function autoPass(d: Draft): Draft {
@@ -18,7 +18,7 @@ export function autoPass(d: Draft): Draft {
     const r = d.round;
     const seat = r.turn;
     if (hasPlay(r, seat) || roundCanDraw(r, seat, rules)) return d;
-    const move = record(d, seat, 'PASS', null, null, 0, null);
+    const move = logMove(d, seat, 'PASS', null, null, 0, null);
     d.events.push({ type: 'TURN_PASSED', move });
     const passes = r.passesInRow + 1;
     if (passes >= n) {

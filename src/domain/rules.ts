@@ -20,23 +20,42 @@ export const DEFAULT_RULES: Rules = Object.freeze({
   scoring: 'FIVES', // R25
 } as const);
 
+/**
+ * Every rule variant's key, in the order the API and the match record list them: the one list
+ * that code walking "all the rules" uses. A key added to Rules and not here fails to compile.
+ */
+export const RULE_KEYS = [
+  'targetScore',
+  'handSize',
+  'spinner',
+  'spinnerEndsCount',
+  'voluntaryDraw',
+  'reserve',
+  'firstLeader',
+  'leadRule',
+  'dominoRounding',
+  'blockedBonus',
+  'playOut',
+  'scoring',
+] as const satisfies readonly (keyof Rules)[];
+
+export type RuleKey = (typeof RULE_KEYS)[number];
+
+/** Holds only for `never`: a type check that compiles only while the set it is given is empty. */
+export type AssertEmpty<T extends never> = T;
+
+/** Compiles only while RULE_KEYS names every key of Rules. */
+export type EveryRuleKeyListed = AssertEmpty<Exclude<keyof Rules, RuleKey>>;
+
+/** Only the rule keys of `rules` (a stored or received object may carry more), in RULE_KEYS order. */
+export function pickRules<T extends { readonly [K in RuleKey]?: unknown }>(rules: T): Pick<T, RuleKey> {
+  return Object.fromEntries(RULE_KEYS.map((k) => [k, rules[k]])) as Pick<T, RuleKey>;
+}
+
 /** Fills every missing (undefined or null) field with its default. */
 export function resolveRules(partial: Partial<Rules> | undefined | null): Rules {
   const p = (partial ?? {}) as { [K in keyof Rules]?: Rules[K] | null };
-  return {
-    targetScore: p.targetScore ?? DEFAULT_RULES.targetScore,
-    handSize: p.handSize ?? DEFAULT_RULES.handSize,
-    spinner: p.spinner ?? DEFAULT_RULES.spinner,
-    spinnerEndsCount: p.spinnerEndsCount ?? DEFAULT_RULES.spinnerEndsCount,
-    voluntaryDraw: p.voluntaryDraw ?? DEFAULT_RULES.voluntaryDraw,
-    reserve: p.reserve ?? DEFAULT_RULES.reserve,
-    firstLeader: p.firstLeader ?? DEFAULT_RULES.firstLeader,
-    leadRule: p.leadRule ?? DEFAULT_RULES.leadRule,
-    dominoRounding: p.dominoRounding ?? DEFAULT_RULES.dominoRounding,
-    blockedBonus: p.blockedBonus ?? DEFAULT_RULES.blockedBonus,
-    playOut: p.playOut ?? DEFAULT_RULES.playOut,
-    scoring: p.scoring ?? DEFAULT_RULES.scoring,
-  };
+  return Object.fromEntries(RULE_KEYS.map((k) => [k, p[k] ?? DEFAULT_RULES[k]])) as unknown as Rules;
 }
 
 const ENUMS: { readonly [K in keyof Rules]?: readonly string[] } = {

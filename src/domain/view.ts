@@ -1,11 +1,12 @@
 /**
  * What one viewer may see (design.md "Views"; style.md §4). A seat sees its own hand; everyone
  * sees hand sizes, the board, the boneyard count (never its order), the scores and the move log,
- * where another seat's drawn tile is hidden. Hands are revealed only in a finished round's result.
+ * where another seat's drawn tile is hidden while its round is live (redactMove). Hands are revealed only in a finished round's result.
  * No deal secret and no client seed appear (the deal source stays in the match config).
  */
 import { countOf, openEnds } from './board.js';
 import { roundCanDraw, roundLegalMoves } from './legal.js';
+import { redactMove } from './redact.js';
 import type { MatchState, MatchView, MoveRecord, Viewer } from './types.js';
 
 export function viewFor(state: MatchState, viewer: Viewer): MatchView {
@@ -13,7 +14,9 @@ export function viewFor(state: MatchState, viewer: Viewer): MatchView {
   const rules = state.config.rules;
   const seat = typeof viewer === 'number' && Number.isInteger(viewer) && viewer >= 0 && viewer < state.config.seats ? viewer : null;
   const live = state.status === 'IN_PROGRESS' && round.status === 'IN_PROGRESS';
-  const moves: MoveRecord[] = round.moves.map((m) => (m.type === 'DRAW' && m.seat !== seat ? { ...m, tile: null } : m));
+  // A round is over once it is finished or the match ended inside it (a resignation).
+  const roundOver = round.status === 'FINISHED' || state.status === 'FINISHED';
+  const moves: MoveRecord[] = round.moves.map((m) => redactMove(m, seat, roundOver));
   return {
     viewer,
     rules,

@@ -2,11 +2,12 @@ import { Args, Int, Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import { ApiError } from '../common/api-error.js';
 import { Board, Round } from '../matches/models/round.model.js';
 import type { End } from '../matches/models/enums.js';
-import { boardAt, inferLayoutRules } from './board-at.js';
+import { boardAt } from './board-at.js';
 
 /**
  * Round.boardAt: replay from the round's own move list, which is already what this viewer may
- * see (the live round hides only others' draws, which never change the layout).
+ * see (the live round hides only others' draws, which never change the layout), under the
+ * match's stored layout rules.
  */
 @Resolver(() => Round)
 export class BoardAtResolver {
@@ -15,8 +16,7 @@ export class BoardAtResolver {
     description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay.",
   })
   boardAt(@Parent() round: Round, @Args('seq', { type: () => Int, description: "Move.seq of one of this round's moves." }) seq: number): Board {
-    const rules = inferLayoutRules(round.moves, round.board.spinner);
-    const board = boardAt(round.moves, seq, rules);
+    const board = boardAt(round.moves, seq, round.layout);
     if (!board) {
       const seqs = round.moves.map((m) => m.seq);
       const range = seqs.length ? `${seqs[0]}..${seqs[seqs.length - 1]}` : 'none yet';

@@ -1,5 +1,5 @@
 import { buildBoard, countOf } from '../domain/index.js';
-import { boardAt, inferLayoutRules, type ReplayMove } from './board-at.js';
+import { boardAt, type ReplayMove } from './board-at.js';
 
 const P = (seq: number, high: number, low: number, end: ReplayMove['end'], count: number | null = null): ReplayMove => ({
   seq,
@@ -35,13 +35,5 @@ describe('boardAt', () => {
     const rules = { spinner: 'FIRST_DOUBLE' as const, spinnerEndsCount: false };
     expect(boardAt(moves, 10, rules)).toBeNull();
     expect(boardAt(moves, 16, rules)).toBeNull();
-  });
-
-  it('reads the spinner mode and spinnerEndsCount off the round', () => {
-    expect(inferLayoutRules(moves, { high: 5, low: 5 })).toEqual({ spinner: 'FIRST_DOUBLE', spinnerEndsCount: false });
-    expect(inferLayoutRules(moves, null).spinner).toBe('NONE');
-    // With both spinner sides taken and UP/DOWN empty, spinnerEndsCount adds 5 + 5.
-    const counted = [P(1, 5, 5, null, 10), P(2, 5, 0, 'LEFT', 10), P(3, 5, 1, 'RIGHT', 11)];
-    expect(inferLayoutRules(counted, { high: 5, low: 5 }).spinnerEndsCount).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { MatchRecord, MatchStatusValue } from '../matches/match-record.js';
+import type { LoadedMatch, MatchStatusValue } from '../matches/loaded-match.js';
 import { matchInclude, toRecord } from '../matches/matches.repository.js';
 
 export interface MatchFilter {
@@ -16,9 +16,9 @@ type Key = { createdAt: Date; id: string };
 /** createdAt columns are `timestamp(3)` holding UTC wall time (Prisma's convention). */
 const utc = (d: Date) => Prisma.sql`(${d.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
 
-type RawMatch = Omit<MatchRecord, 'seats' | 'createdAt'> & {
+type RawMatch = Omit<LoadedMatch, 'seats' | 'createdAt'> & {
   createdAt: Date | string;
-  seats: MatchRecord['seats'] | null;
+  seats: LoadedMatch['seats'] | null;
   total: bigint | number;
 };
 
@@ -33,7 +33,7 @@ export class HistoryRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   /** Newest first; `after` is the (createdAt, id) of the last row of the previous page. */
-  async page(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: MatchRecord[]; total: number }> {
+  async page(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: LoadedMatch[]; total: number }> {
     return f.playerId ? this.playerPage(f.playerId, f, take, after) : this.allPage(f, take, after);
   }
 
@@ -42,7 +42,7 @@ export class HistoryRepository {
    * matchId desc): the page and its count touch only that player's rows, however many matches
    * exist. One statement: the page's keys, their matches and seats, and the count.
    */
-  private async playerPage(playerId: string, f: MatchFilter, take: number, after: Key | null): Promise<{ rows: MatchRecord[]; total: number }> {
+  private async playerPage(playerId: string, f: MatchFilter, take: number, after: Key | null): Promise<{ rows: LoadedMatch[]; total: number }> {
     const filters = [
       Prisma.sql`pm."playerId" = ${playerId}::uuid`,
       ...(f.status ? [Prisma.sql`pm."status" = ${f.status}::"MatchStatus"`] : []),
@@ -76,7 +76,7 @@ export class HistoryRepository {
     return { rows: records, total };
   }
 
-  private async allPage(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: MatchRecord[]; total: number }> {
+  private async allPage(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: LoadedMatch[]; total: number }> {
     const where: Prisma.MatchWhereInput = { ...(f.status ? { status: f.status } : {}), ...(createdRange(f) ? { createdAt: createdRange(f) } : {}) };
     const keyset: Prisma.MatchWhereInput = after
       ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }

@@ -3,7 +3,7 @@ import { assertId } from '../common/ids.js';
 import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
 import { dateInRange } from '../common/validate.js';
 import { matchModel } from '../matches/match-view.js';
-import type { MatchStatusValue } from '../matches/match-record.js';
+import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { Player } from '../players/models/player.model.js';
 import { HistoryRepository } from './history.repository.js';
 import type { MatchConnection } from './history.models.js';

@@ -1,4 +1,6 @@
-import { teamsFor, type RoundResult, type Rules, type Tile } from '../domain/index.js';
+import { apiBotStrategy, storedBotStrategy } from '../matches/bot-strategy.js';
+import type { BotStrategy } from '../matches/models/enums.js';
+import { pickRules, redactMove, teamsFor, type RoundResult, type Rules, type Tile } from '../domain/index.js';
 
 /**
  * The match-record format, version 2 (docs/match-record.md, docs/match-record.v2.schema.json; what
@@ -36,7 +38,7 @@ export interface RecordBody {
   createdAt: string;
   finishedAt: string | null;
   rules: Rules;
-  seats: { index: number; team: number; isBot: boolean; botStrategy: 'GREEDY' | 'RANDOM' | null; player: { id: string; name: string } | null }[];
+  seats: { index: number; team: number; isBot: boolean; botStrategy: BotStrategy | null; player: { id: string; name: string } | null }[];
   teams: { index: number; seats: number[] }[];
   rounds: RecordRound[];
   finalScores: number[];
@@ -61,27 +63,12 @@ export interface RecordSource {
   cutShortHands: Tile[][] | null;
 }
 
-const RULE_KEYS = [
-  'targetScore',
-  'handSize',
-  'spinner',
-  'spinnerEndsCount',
-  'voluntaryDraw',
-  'reserve',
-  'firstLeader',
-  'leadRule',
-  'dominoRounding',
-  'blockedBonus',
-  'playOut',
-  'scoring',
-] as const;
-
 const tile = (t: Tile): Tile => ({ high: t.high, low: t.low });
 
 const hands = (all: readonly (readonly Tile[])[]) => all.map((tiles, seat) => ({ seat, tiles: tiles.map(tile) }));
 
 export function buildRecordBody(src: RecordSource): RecordBody {
-  const rules = Object.fromEntries(RULE_KEYS.map((k) => [k, src.rules[k]])) as unknown as Rules;
+  const rules: Rules = pickRules(src.rules);
   const rounds: RecordRound[] = src.rounds.map((r) => {
     const finished = r.status === 'FINISHED' && r.result !== null;
     // A round cut short by a resignation: the match is over, so its hands and draws are shown
@@ -89,15 +76,8 @@ export function buildRecordBody(src: RecordSource): RecordBody {
     const cutShort = !finished && src.cutShortHands !== null;
     const moves = src.moves
       .filter((m) => m.round === r.number)
-      .map((m) => ({
-        seq: m.seq,
-        seat: m.seat,
-        type: m.type,
-        tile: m.tile && (finished || cutShort || m.type === 'PLAY') ? tile(m.tile) : null,
-        end: m.end,
-        points: m.points,
-        count: m.count,
-      }));
+      .map((m) => redactMove(m, null, finished || cutShort))
+      .map((m) => ({ seq: m.seq, seat: m.seat, type: m.type, tile: m.tile ? tile(m.tile) : null, end: m.end, points: m.points, count: m.count }));
     return {
       number: r.number,
       starter: r.starter,
@@ -123,7 +103,7 @@ export function buildRecordBody(src: RecordSource): RecordBody {
       team: s.team,
       isBot: s.isBot,
       // Spelled as GraphQL's BotStrategy (version 1 had the stored lower case).
-      botStrategy: s.isBot && s.botStrategy ? (s.botStrategy.toUpperCase() as 'GREEDY' | 'RANDOM') : null,
+      botStrategy: s.isBot && s.botStrategy ? apiBotStrategy(storedBotStrategy(s.botStrategy)) : null,
       player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
     })),
     teams: teamsFor(src.seatCount, src.partnerships).map((seats, index) => ({ index, seats: [...seats] })),

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import type { End, RoundResult, Rules, Tile } from '../domain/index.js';
-import type { MatchStatusValue } from '../matches/match-record.js';
+import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { RecordSource } from './record-format.js';
 import type { FairDealSource } from './record-format-v2.js';
 

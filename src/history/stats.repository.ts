@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { StatsDelta } from './stats-delta.js';
+import type { StatsDelta } from '../matches/stats/stats-delta.js';
 
 /** A player's stored totals (the row of PlayerStats): the same counters a commit adds as a delta. */
 export interface StatsRow extends StatsDelta {

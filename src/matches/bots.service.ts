@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { BOT_STRATEGIES, botSeed, viewFor, type Action } from '../domain/index.js';
+import { botSeed, viewFor, type Action } from '../domain/index.js';
 import type { DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
-import type { MatchRecord } from './match-record.js';
+import { storedBotStrategy } from './bot-strategy.js';
+import type { CommitListener, Committed } from './commit-listeners.js';
+import type { LoadedMatch } from './loaded-match.js';
 import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
-import { CommandRunner } from './command-runner.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesService } from './matches.service.js';
 
@@ -22,7 +23,7 @@ const MAX_BOT_MOVES_PER_RUN = 2_000;
  * Both go through the compare-and-set: of two moves decided on one version, one applies.
  */
 @Injectable()
-export class BotsService implements OnModuleDestroy, DueWorkKind {
+export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener {
   readonly name = 'bot turn';
   private readonly logger = new Logger(BotsService.name);
   /** Matches whose bots are moving now, and whether another wake-up arrived meanwhile. */
@@ -32,12 +33,15 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
   constructor(
     @Inject(MatchesService) private readonly matches: MatchesService,
     @Inject(MatchesRepository) private readonly repo: MatchesRepository,
-    @Inject(CommandRunner) runner: CommandRunner,
     @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
     @Inject(BOT_MOVER) private readonly mover: BotMover,
   ) {
-    runner.afterCommit = (id) => this.wake(id);
     sweeper.register(this);
+  }
+
+  /** The fast path: a commit that leaves a live match with bots wakes them in this process. */
+  committed({ after }: Committed): void {
+    if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.wake(after.id);
   }
 
   wake(matchId: string): void {
@@ -88,12 +92,12 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
     }
   }
 
-  private async decide(r: MatchRecord): Promise<Action | null> {
+  private async decide(r: LoadedMatch): Promise<Action | null> {
     const state = r.state;
     if (!state || state.status !== 'IN_PROGRESS') return null;
     const seat = r.seats[state.round.turn];
     if (!seat?.isBot) return null;
-    const strategy = BOT_STRATEGIES.find((s) => s === seat.botStrategy) ?? 'greedy';
+    const strategy = storedBotStrategy(seat.botStrategy);
     // Reproducible per position, different for every move; a searching bot thinks off this thread.
     return this.mover.choose(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq));
   }

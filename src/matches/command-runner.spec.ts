@@ -1,11 +1,11 @@
 import { apply, legalMoves, newMatch, resolveRules, type ApplyResult, type MatchState } from '../domain/index.js';
 import { turnHandedTo } from './command-runner.js';
 import { testDeal } from '../domain/spec/kit.js';
-import type { MatchRecord } from './match-record.js';
+import type { LoadedMatch } from './loaded-match.js';
 
 const PLAYERS = ['p0', 'p1', 'p2'];
 
-function recordOf(state: MatchState): MatchRecord {
+function loadedMatchOf(state: MatchState): LoadedMatch {
   return {
     id: '00000000-0000-4000-8000-000000000001',
     status: state.status,
@@ -56,25 +56,25 @@ const sameRound = (a: MatchState, b: MatchState) => a.round.number === b.round.n
 describe('turnHandedTo (who myTurns tells)', () => {
   it('tells the next seat after a play hands the turn on', () => {
     const { before, res } = findStep((b, r) => sameRound(b, r.state) && r.state.round.turn !== b.round.turn);
-    expect(turnHandedTo(recordOf(before), recordOf(res.state), movesOf(res))).toBe(PLAYERS[res.state.round.turn]);
+    expect(turnHandedTo(loadedMatchOf(before), loadedMatchOf(res.state), movesOf(res))).toBe(PLAYERS[res.state.round.turn]);
   });
 
   it('tells the same seat again when every other seat passed in the same commit', () => {
     const { before, res } = findStep(
       (b, r) => sameRound(b, r.state) && r.state.round.turn === b.round.turn && r.events.some((e) => e.type === 'TURN_PASSED'),
     );
-    expect(turnHandedTo(recordOf(before), recordOf(res.state), movesOf(res))).toBe(PLAYERS[before.round.turn]);
+    expect(turnHandedTo(loadedMatchOf(before), loadedMatchOf(res.state), movesOf(res))).toBe(PLAYERS[before.round.turn]);
   });
 
   it('tells nobody after a seat draws and is still to move', () => {
     const { before, res } = findStep(
       (b, r) => sameRound(b, r.state) && r.state.round.turn === b.round.turn && r.events.every((e) => e.type === 'TILE_DRAWN'),
     );
-    expect(turnHandedTo(recordOf(before), recordOf(res.state), movesOf(res))).toBeNull();
+    expect(turnHandedTo(loadedMatchOf(before), loadedMatchOf(res.state), movesOf(res))).toBeNull();
   });
 
   it('tells the leader of a new round, even when it is the seat that just moved', () => {
     const { before, res } = findStep((b, r) => !sameRound(b, r.state) && r.state.round.turn === b.round.turn);
-    expect(turnHandedTo(recordOf(before), recordOf(res.state), movesOf(res))).toBe(PLAYERS[before.round.turn]);
+    expect(turnHandedTo(loadedMatchOf(before), loadedMatchOf(res.state), movesOf(res))).toBe(PLAYERS[before.round.turn]);
   });
 });

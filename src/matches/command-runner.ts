@@ -1,9 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApiError } from '../common/api-error.js';
 import type { MoveRecord } from '../domain/index.js';
 import { assertId } from '../common/ids.js';
-import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
-import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
+import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
+import { COMMIT_LISTENERS, type CommitListener } from './commit-listeners.js';
+import { VersionConflict, type Commit, type LoadedMatch, type StoredEvent } from './loaded-match.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';
 
@@ -19,32 +21,38 @@ export type Decision = { commit: Commit } | { unchanged: true; reread?: boolean 
 
 /**
  * How every command runs, whoever decides it (a player's mutation or a bot): load the match →
- * decide → one compare-and-set commit → announce. The deciding lives in MatchesService; this is
- * the part they all share, with the cache of latest match records it keeps current.
+ * decide → one compare-and-set commit → announce on the event bus → tell the commit listeners.
+ * The deciding lives in the decide-* functions that MatchesService wires; this is the part they
+ * all share, with the cache of latest match loaded matches it keeps current.
  */
 @Injectable()
-export class CommandRunner {
+export class CommandRunner implements OnModuleInit {
   private readonly logger = new Logger(CommandRunner.name);
-  /** Called after a command commits, to let bots move; set by BotsService (avoids a cycle). */
-  afterCommit: (matchId: string) => void = () => {};
+  /** Read once the module is up: the listeners (BotsService…) themselves run commands through here. */
+  private listeners: readonly CommitListener[] = [];
 
   constructor(
     private readonly repo: MatchesRepository,
     private readonly cache: MatchCache,
-    @Inject(MATCH_NOTIFIER) private readonly notifier: MatchNotifier,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
-  /** The latest known record of a match (the cache, else the database), or null. */
-  async find(id: string): Promise<MatchRecord | null> {
+  onModuleInit(): void {
+    this.listeners = this.moduleRef.get<CommitListener[]>(COMMIT_LISTENERS);
+  }
+
+  /** The latest loaded state of a match (the cache, else the database), or null. */
+  async find(id: string): Promise<LoadedMatch | null> {
     assertMatchId(id);
     return this.cache.get(id) ?? (await this.read(id));
   }
 
-  async load(id: string, fresh = false): Promise<MatchRecord> {
+  async load(id: string, fresh = false): Promise<LoadedMatch> {
     assertMatchId(id);
-    const record = (fresh ? undefined : this.cache.get(id)) ?? (await this.read(id));
-    if (!record) throw new ApiError('NOT_FOUND', `no match ${id}`);
-    return record;
+    const loaded = (fresh ? undefined : this.cache.get(id)) ?? (await this.read(id));
+    if (!loaded) throw new ApiError('NOT_FOUND', `no match ${id}`);
+    return loaded;
   }
 
   /**
@@ -52,32 +60,32 @@ export class CommandRunner {
    * committed in between (the re-decision then gives the loser its proper error). Events are
    * announced only after the commit, and bots are woken without the caller waiting on them.
    */
-  async run(matchId: string, decide: (r: MatchRecord) => Decision | Promise<Decision>): Promise<MatchRecord> {
+  async run(matchId: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
     for (let attempt = 1; ; attempt++) {
       // The first attempt may trust the cache (the version check catches a stale entry); a retry reads the database.
-      const record = await this.load(matchId, attempt > 1);
-      const decision = await decide(record);
+      const loaded = await this.load(matchId, attempt > 1);
+      const decision = await decide(loaded);
       // A replayed command answers with the match as it is now, not as first read.
-      if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
-      const seats = seatsAfter(record, decision.commit);
+      if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : loaded;
+      const seats = seatsAfter(loaded, decision.commit);
       try {
         const { version, events } = await this.repo.commit(
           { ...decision.commit, botToMove: botToMove(decision.commit, seats) },
           seats.map((s) => s.playerId),
         );
-        const after: MatchRecord = {
-          ...record,
+        const after: LoadedMatch = {
+          ...loaded,
           version,
           status: decision.commit.status,
           state: decision.commit.state,
           winnerTeam: decision.commit.winnerTeam,
-          lastEventSeq: record.lastEventSeq + events.length,
+          lastEventSeq: loaded.lastEventSeq + events.length,
           seats,
         };
-        // A new player's name comes from the database; otherwise the record is known.
+        // A new player's name comes from the database; otherwise the loaded match is known.
         const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
         this.cache.set(final);
-        return this.afterCommitted(record, final, events, decision.commit.moves);
+        return this.afterCommitted(loaded, final, events, decision.commit.moves);
       } catch (e) {
         if (!(e instanceof VersionConflict)) throw e;
         this.cache.forget(matchId);
@@ -90,7 +98,7 @@ export class CommandRunner {
    * A new match and its first command, committed together (see MatchesRepository.insert);
    * WaitingCapReached, with nothing written, when the creator already sits in too many WAITING matches.
    */
-  async create(match: NewMatch, empty: MatchRecord, first: Commit): Promise<MatchRecord> {
+  async create(match: NewMatch, empty: LoadedMatch, first: Commit): Promise<LoadedMatch> {
     const seats = seatsAfter(empty, first);
     const result = await this.repo.insert(
       match,
@@ -101,30 +109,44 @@ export class CommandRunner {
     return this.afterCommitted(empty, created, result.events, first.moves);
   }
 
-  private async read(id: string): Promise<MatchRecord | null> {
-    const record = await this.repo.find(id);
-    if (record) this.cache.set(record);
-    return record;
+  private async read(id: string): Promise<LoadedMatch | null> {
+    const loaded = await this.repo.find(id);
+    if (loaded) this.cache.set(loaded);
+    return loaded;
   }
 
-  private async afterCommitted(before: MatchRecord, after: MatchRecord, events: StoredEvent[], moves: readonly MoveRecord[]): Promise<MatchRecord> {
-    await this.notifier
-      .committed(after.id, events, after.version, turnHandedTo(before, after, moves), endedFor(before, after))
-      .catch((e: unknown) => this.logger.error(e));
-    if (after.status === 'IN_PROGRESS' && after.seats.some((s) => s.isBot)) this.afterCommit(after.id);
+  /** Signals subscribers (awaited: the caller's next read finds its feeds told), then the listeners. */
+  private async afterCommitted(before: LoadedMatch, after: LoadedMatch, events: StoredEvent[], moves: readonly MoveRecord[]): Promise<LoadedMatch> {
+    if (events.length > 0) {
+      const signal = {
+        matchId: after.id,
+        lastSeq: events[events.length - 1].seq,
+        version: after.version,
+        turnPlayerId: turnHandedTo(before, after, moves),
+      };
+      const ended = endedFor(before, after);
+      await this.bus.publish(ended.length > 0 ? { ...signal, endedFor: ended } : signal).catch((e: unknown) => this.logger.error(e));
+    }
+    for (const listener of this.listeners) {
+      try {
+        listener.committed({ before, after, events, moves });
+      } catch (e) {
+        this.logger.error(e);
+      }
+    }
     return after;
   }
 }
 
 /** Whether the seat to move once this commit holds is a bot: the match is then due work. */
-function botToMove(commit: Commit, seats: MatchRecord['seats']): boolean {
+function botToMove(commit: Commit, seats: LoadedMatch['seats']): boolean {
   const next = commit.state;
   return commit.status === 'IN_PROGRESS' && next !== null && seats[next.round.turn]?.isBot === true;
 }
 
 /** The seats once a commit holds (a seat's new player's name is not known here: null until re-read). */
-function seatsAfter(record: MatchRecord, commit: Commit): MatchRecord['seats'] {
-  return record.seats.map((s) => {
+function seatsAfter(loaded: LoadedMatch, commit: Commit): LoadedMatch['seats'] {
+  return loaded.seats.map((s) => {
     const change = commit.seatChanges?.find((c) => c.index === s.index);
     return change ? { ...s, playerId: change.playerId, playerName: change.playerId ? s.playerName : null, clientSeed: change.clientSeed } : s;
   });
@@ -135,7 +157,7 @@ function seatsAfter(record: MatchRecord, commit: Commit): MatchRecord['seats'] {
  * turn moved to another seat, or when it came back round to the same seat because every other
  * seat passed in the same commit. Not after a seat's own draw: that seat is still on its turn.
  */
-export function turnHandedTo(before: MatchRecord, after: MatchRecord, moves: readonly MoveRecord[]): string | null {
+export function turnHandedTo(before: LoadedMatch, after: LoadedMatch, moves: readonly MoveRecord[]): string | null {
   const next = after.state;
   if (after.status !== 'IN_PROGRESS' || !next) return null;
   const prev = before.status === 'IN_PROGRESS' ? before.state : null;
@@ -148,8 +170,8 @@ export function turnHandedTo(before: MatchRecord, after: MatchRecord, moves: rea
  * The players to tell that a commit has just ended the match (FINISHED or ABANDONED): everyone
  * seated before or after it, so the last player to leave a WAITING match hears of it too.
  */
-export function endedFor(before: MatchRecord, after: MatchRecord): string[] {
-  const over = (s: MatchRecord['status']) => s === 'FINISHED' || s === 'ABANDONED';
+export function endedFor(before: LoadedMatch, after: LoadedMatch): string[] {
+  const over = (s: LoadedMatch['status']) => s === 'FINISHED' || s === 'ABANDONED';
   if (!over(after.status) || over(before.status)) return [];
   const ids = [...before.seats, ...after.seats].map((s) => s.playerId).filter((id): id is string => id !== null);
   return [...new Set(ids)];

@@ -1,7 +1,7 @@
 import { apply, legalMoves, newMatch, resolveRules } from '../domain/index.js';
 import { planFromEngine } from './commit-plan.js';
 import { testDeal } from '../domain/spec/kit.js';
-import { recordOf } from './spec/records.js';
+import { loadedMatchOf } from './spec/loaded-matches.js';
 
 describe('planFromEngine', () => {
   it('turns every engine move into a stored move and an event, in order', () => {
@@ -10,7 +10,7 @@ describe('planFromEngine', () => {
     const move = legalMoves(state, seat)[0];
     const res = apply(state, { type: 'PLAY', seat, tile: move.tile, end: move.end });
     if (!res.ok) throw new Error(res.violation.code);
-    const plan = planFromEngine(recordOf(state, 3, 5), res.state, res.events, { clientMoveId: 'x', playerId: 'p' });
+    const plan = planFromEngine(loadedMatchOf(state, 3, 5), res.state, res.events, { clientMoveId: 'x', playerId: 'p' });
     expect(plan.expectedVersion).toBe(3);
     expect(plan.lastEventSeq).toBe(5);
     expect(plan.moves.map((m) => m.seq)).toEqual(res.events.filter((e) => 'move' in e).map((e) => ('move' in e ? e.move.seq : 0)));
@@ -28,7 +28,7 @@ describe('planFromEngine', () => {
       const res = apply(state, moves.length ? { type: 'PLAY', seat, tile: moves[0].tile, end: moves[0].end } : { type: 'DRAW', seat });
       if (!res.ok) throw new Error(res.violation.code);
       if (res.events.some((e) => e.type === 'ROUND_ENDED')) {
-        const plan = planFromEngine(recordOf(state, 1, 0), res.state, res.events);
+        const plan = planFromEngine(loadedMatchOf(state, 1, 0), res.state, res.events);
         expect(plan.roundsFinished.map((r) => r.number)).toEqual([1]);
         expect(plan.roundsStarted).toEqual([{ number: 2, starter: res.state.round.starter }]);
         expect(plan.events.map((e) => e.type).slice(-2)).toEqual(['ROUND_ENDED', 'ROUND_STARTED']);

@@ -1,19 +1,19 @@
 import type { DomainEvent, MatchState, MoveRecord } from '../domain/index.js';
-import type { Commit, FinishedRoundRecord, MatchRecord, MatchStatusValue, NewEvent } from './match-record.js';
+import type { Commit, FinishedRound, LoadedMatch, MatchStatusValue, NewEvent } from './loaded-match.js';
 
 /**
  * Turns what the engine did (its events and new state) into the rows one command writes.
  * Pure, so the mapping from engine events to stored events is tested without a database.
  */
 export function planFromEngine(
-  record: MatchRecord,
+  loaded: LoadedMatch,
   next: MatchState,
   events: readonly DomainEvent[],
   extra: { clientMoveId?: string | null; playerId?: string | null; leadEvents?: NewEvent[]; started?: boolean } = {},
 ): Commit {
   const moves: MoveRecord[] = [];
   const stored: NewEvent[] = [...(extra.leadEvents ?? [])];
-  const roundsFinished: FinishedRoundRecord[] = [];
+  const roundsFinished: FinishedRound[] = [];
   const roundsStarted: Commit['roundsStarted'] = [];
   let scoresChanged = false;
   for (const e of events) {
@@ -42,9 +42,9 @@ export function planFromEngine(
   const finished = next.status === 'FINISHED';
   const status: MatchStatusValue = finished ? 'FINISHED' : 'IN_PROGRESS';
   return {
-    matchId: record.id,
-    expectedVersion: record.version,
-    lastEventSeq: record.lastEventSeq,
+    matchId: loaded.id,
+    expectedVersion: loaded.version,
+    lastEventSeq: loaded.lastEventSeq,
     status,
     state: next,
     winnerTeam: next.winner,
@@ -61,7 +61,7 @@ export function planFromEngine(
 }
 
 /** A commit that changes no game state: seating, a client seed, a resignation's ending. */
-export function bareCommit(r: MatchRecord, c: Partial<Commit> & Pick<Commit, 'status' | 'events'>): Commit {
+export function bareCommit(r: LoadedMatch, c: Partial<Commit> & Pick<Commit, 'status' | 'events'>): Commit {
   return {
     matchId: r.id,
     expectedVersion: r.version,

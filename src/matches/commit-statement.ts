@@ -1,5 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Commit, StoredEvent } from './match-record.js';
+import type { Commit, StoredEvent } from './loaded-match.js';
 
 /**
  * One command's writes as ONE statement of data-modifying CTEs: the compare-and-set on `version`

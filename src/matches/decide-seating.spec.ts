@@ -1,7 +1,7 @@
 import { ApiError } from '../common/api-error.js';
 import { decideClientSeed, decideJoin, decideLeave } from './decide-seating.js';
 import type { Decision } from './command-runner.js';
-import { startedRecord, waitingRecord } from './spec/records.js';
+import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
 
 function codeOf(run: () => unknown): string {
   try {
@@ -22,7 +22,7 @@ const joiner = (playerId: string) => ({ playerId, clientSeed: 'mine', maxWaiting
 
 describe('decideJoin', () => {
   it('seats the player in the first free human seat and keeps the match WAITING, under the cap', () => {
-    const c = commitOf(decideJoin(waitingRecord(['a', null, null]), joiner('b')));
+    const c = commitOf(decideJoin(waitingMatch(['a', null, null]), joiner('b')));
     expect(c.status).toBe('WAITING');
     expect(c.seatChanges).toEqual([{ index: 1, playerId: 'b', clientSeed: 'mine' }]);
     expect(c.events.map((e) => e.type)).toEqual(['PLAYER_JOINED']);
@@ -31,7 +31,7 @@ describe('decideJoin', () => {
   });
 
   it('deals round 1 in the same commit when the player fills the table (no WAITING cap then)', () => {
-    const c = commitOf(decideJoin(waitingRecord(['a', null, 'bot']), joiner('b')));
+    const c = commitOf(decideJoin(waitingMatch(['a', null, 'bot']), joiner('b')));
     expect(c.status).toBe('IN_PROGRESS');
     expect(c.started).toBe(true);
     expect(c.waitingCap).toBeUndefined();
@@ -41,18 +41,18 @@ describe('decideJoin', () => {
 
   it('checks in order: already seated, then the status, then a free seat', () => {
     // Seated in a started match: "already sit" wins over "full".
-    expect(codeOf(() => decideJoin(startedRecord(['a', 'b']), joiner('a')))).toBe('BAD_USER_INPUT');
-    expect(codeOf(() => decideJoin(startedRecord(['a', 'b']), joiner('c')))).toBe('MATCH_FULL');
-    expect(codeOf(() => decideJoin(waitingRecord(['a', null], { status: 'ABANDONED' }), joiner('c')))).toBe('MATCH_NOT_IN_PROGRESS');
-    expect(codeOf(() => decideJoin(waitingRecord(['a', null], { status: 'FINISHED' }), joiner('c')))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideJoin(startedMatch(['a', 'b']), joiner('a')))).toBe('BAD_USER_INPUT');
+    expect(codeOf(() => decideJoin(startedMatch(['a', 'b']), joiner('c')))).toBe('MATCH_FULL');
+    expect(codeOf(() => decideJoin(waitingMatch(['a', null], { status: 'ABANDONED' }), joiner('c')))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideJoin(waitingMatch(['a', null], { status: 'FINISHED' }), joiner('c')))).toBe('MATCH_NOT_IN_PROGRESS');
     // A WAITING match whose only free seats are bots' is full to humans.
-    expect(codeOf(() => decideJoin(waitingRecord(['a', 'b', 'bot']), joiner('c')))).toBe('MATCH_FULL');
+    expect(codeOf(() => decideJoin(waitingMatch(['a', 'b', 'bot']), joiner('c')))).toBe('MATCH_FULL');
   });
 });
 
 describe('decideLeave', () => {
   it('frees the seat with the fresh seed; the match stays WAITING while someone sits', () => {
-    const c = commitOf(decideLeave(waitingRecord(['a', 'b', null]), 'b', 'fresh'));
+    const c = commitOf(decideLeave(waitingMatch(['a', 'b', null]), 'b', 'fresh'));
     expect(c.status).toBe('WAITING');
     expect(c.finished).toBe(false);
     expect(c.seatChanges).toEqual([{ index: 1, playerId: null, clientSeed: 'fresh' }]);
@@ -60,23 +60,23 @@ describe('decideLeave', () => {
   });
 
   it('abandons the match when the last player leaves (bots do not count)', () => {
-    const c = commitOf(decideLeave(waitingRecord(['a', null, 'bot']), 'a', 'fresh'));
+    const c = commitOf(decideLeave(waitingMatch(['a', null, 'bot']), 'a', 'fresh'));
     expect(c.status).toBe('ABANDONED');
     expect(c.finished).toBe(true);
   });
 
   it('refuses a stranger before looking at the status, and a started match', () => {
-    expect(codeOf(() => decideLeave(startedRecord(['a', 'b']), 'c', 'x'))).toBe('FORBIDDEN');
-    expect(codeOf(() => decideLeave(startedRecord(['a', 'b']), 'a', 'x'))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'c', 'x'))).toBe('FORBIDDEN');
+    expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'a', 'x'))).toBe('MATCH_NOT_IN_PROGRESS');
   });
 });
 
 describe('decideClientSeed', () => {
   it('changes only the caller seat, while WAITING', () => {
-    const c = commitOf(decideClientSeed(waitingRecord(['a', 'b', null]), 'b', 'new'));
+    const c = commitOf(decideClientSeed(waitingMatch(['a', 'b', null]), 'b', 'new'));
     expect(c.seatChanges).toEqual([{ index: 1, playerId: 'b', clientSeed: 'new' }]);
     expect(c.events.map((e) => e.type)).toEqual(['CLIENT_SEED_SET']);
-    expect(codeOf(() => decideClientSeed(waitingRecord(['a', null]), 'z', 'new'))).toBe('FORBIDDEN');
-    expect(codeOf(() => decideClientSeed(startedRecord(['a', 'b']), 'a', 'new'))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideClientSeed(waitingMatch(['a', null]), 'z', 'new'))).toBe('FORBIDDEN');
+    expect(codeOf(() => decideClientSeed(startedMatch(['a', 'b']), 'a', 'new'))).toBe('MATCH_NOT_IN_PROGRESS');
   });
 });

@@ -3,7 +3,7 @@ import { newMatch } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
 import { dealSourceOf } from './fair-deal-secrets.js';
-import type { Commit, MatchRecord, NewEvent } from './match-record.js';
+import type { Commit, LoadedMatch, NewEvent } from './loaded-match.js';
 import { seatOf } from './match-view.js';
 
 /*
@@ -20,7 +20,7 @@ export interface Joiner {
 }
 
 /** Join: not already seated → WAITING (a started match is full, an ended one not in progress) → a free human seat. */
-export function decideJoin(r: MatchRecord, joiner: Joiner): Decision {
+export function decideJoin(r: LoadedMatch, joiner: Joiner): Decision {
   if (seatOf(r, joiner.playerId) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
   if (r.status !== 'WAITING') {
     throw r.status === 'IN_PROGRESS'
@@ -36,7 +36,7 @@ export function decideJoin(r: MatchRecord, joiner: Joiner): Decision {
  * Seats a player with their client seed. When that fills the table, round 1 is dealt in the same
  * commit; otherwise the match stays WAITING and the commit carries the player's WAITING cap.
  */
-export function seatPlayer(r: MatchRecord, joiner: Joiner, index: number): Commit {
+export function seatPlayer(r: LoadedMatch, joiner: Joiner, index: number): Commit {
   const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null };
   const seatChanges = [{ index, playerId: joiner.playerId, clientSeed: joiner.clientSeed }];
   const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
@@ -52,7 +52,7 @@ export function seatPlayer(r: MatchRecord, joiner: Joiner, index: number): Commi
 }
 
 /** A new client seed: seated → WAITING (no deal has used the seed yet). */
-export function decideClientSeed(r: MatchRecord, playerId: string, clientSeed: string): Decision {
+export function decideClientSeed(r: LoadedMatch, playerId: string, clientSeed: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'a client seed can be set only while the match is WAITING');
@@ -69,7 +69,7 @@ export function decideClientSeed(r: MatchRecord, playerId: string, clientSeed: s
  * Leave: seated → WAITING (a started match is resigned, not left). The last one out abandons the
  * match. The seat gets `nextSeed`: whoever sits there next brings their own or keeps this random one.
  */
-export function decideLeave(r: MatchRecord, playerId: string, nextSeed: string): Decision {
+export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'only a match still WAITING can be left; resign instead');

@@ -2,7 +2,7 @@ import { ApiError } from '../common/api-error.js';
 import { legalMoves, type Action } from '../domain/index.js';
 import type { Decision } from './command-runner.js';
 import { decideResign, decideServerMove, decideTurn, type TurnCommand } from './decide-turn.js';
-import { startedRecord, waitingRecord } from './spec/records.js';
+import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
 
 function codeOf(run: () => unknown): string {
   try {
@@ -22,7 +22,7 @@ function commitOf(d: Decision) {
 const draw = (seat: number): Action => ({ type: 'DRAW', seat });
 
 describe('decideTurn', () => {
-  const r = startedRecord(['a', 'b']);
+  const r = startedMatch(['a', 'b']);
   const mover = r.seats[r.state!.round.turn].playerId!;
   const other = mover === 'a' ? 'b' : 'a';
   const legal = legalMoves(r.state!, r.state!.round.turn)[0];
@@ -61,7 +61,7 @@ describe('decideTurn', () => {
   it('checks in order: match over, seated, version, then the engine', () => {
     const over = { ...r, status: 'FINISHED' as const };
     expect(codeOf(() => decideTurn(over, turn('stranger', { expectedVersion: 0 })))).toBe('MATCH_NOT_IN_PROGRESS');
-    expect(codeOf(() => decideTurn(waitingRecord(['a', null]), turn('a')))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideTurn(waitingMatch(['a', null]), turn('a')))).toBe('MATCH_NOT_IN_PROGRESS');
     expect(codeOf(() => decideTurn(r, turn('stranger', { expectedVersion: 0 })))).toBe('FORBIDDEN');
     // A stale version wins over "not your turn".
     expect(codeOf(() => decideTurn(r, turn(other, { expectedVersion: r.version - 1 })))).toBe('STALE_VERSION');
@@ -74,7 +74,7 @@ describe('decideTurn', () => {
 
 describe('decideServerMove', () => {
   it('does nothing without an action or once the match is over', () => {
-    const r = startedRecord(['a', 'b']);
+    const r = startedMatch(['a', 'b']);
     expect(decideServerMove(r, null)).toEqual({ unchanged: true });
     expect(decideServerMove({ ...r, status: 'FINISHED' }, draw(r.state!.round.turn))).toEqual({ unchanged: true });
   });
@@ -82,7 +82,7 @@ describe('decideServerMove', () => {
 
 describe('decideResign', () => {
   it('with two sides, the other side wins; before round 1 ended, unrated', () => {
-    const c = commitOf(decideResign(startedRecord(['a', 'b']), 'a'));
+    const c = commitOf(decideResign(startedMatch(['a', 'b']), 'a'));
     expect(c.status).toBe('FINISHED');
     expect(c.winnerTeam).toBe(1);
     expect(c.unrated).toBe(true);
@@ -90,7 +90,7 @@ describe('decideResign', () => {
   });
 
   it('with three sides, the best-placed other side wins, ties to the lower team', () => {
-    const r = startedRecord(['a', 'b', 'c']);
+    const r = startedMatch(['a', 'b', 'c']);
     const scored = { ...r, state: { ...r.state!, scores: [5, 20, 20] } };
     expect(commitOf(decideResign(scored, 'b')).winnerTeam).toBe(2);
     expect(commitOf(decideResign(scored, 'a')).winnerTeam).toBe(1);
@@ -99,12 +99,12 @@ describe('decideResign', () => {
   });
 
   it('partners resign for their side', () => {
-    const r = startedRecord(['a', 'b', 'c', 'd'], { partnerships: true });
+    const r = startedMatch(['a', 'b', 'c', 'd'], { partnerships: true });
     expect(commitOf(decideResign(r, 'c')).winnerTeam).toBe(1);
   });
 
   it('refuses a stranger, then a match not in progress', () => {
-    expect(codeOf(() => decideResign(startedRecord(['a', 'b']), 'z'))).toBe('FORBIDDEN');
-    expect(codeOf(() => decideResign(waitingRecord(['a', null]), 'a'))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideResign(startedMatch(['a', 'b']), 'z'))).toBe('FORBIDDEN');
+    expect(codeOf(() => decideResign(waitingMatch(['a', null]), 'a'))).toBe('MATCH_NOT_IN_PROGRESS');
   });
 });

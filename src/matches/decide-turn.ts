@@ -2,7 +2,7 @@ import { ApiError } from '../common/api-error.js';
 import { apply, normalizeTile, type Action, type MatchState, type MoveRecord } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
-import type { MatchRecord } from './match-record.js';
+import type { LoadedMatch } from './loaded-match.js';
 import { seatOf } from './match-view.js';
 import { violationError } from './violations.js';
 
@@ -33,7 +33,7 @@ export interface TurnCommand {
  * next round too, so a duplicate of its last play would meet a new hand). A tile like 9-9 is
  * refused as such even out of turn: no state makes it right.
  */
-export function decideTurn(r: MatchRecord, cmd: TurnCommand): Decision {
+export function decideTurn(r: LoadedMatch, cmd: TurnCommand): Decision {
   if (cmd.earlier) {
     if (!sameCommand(cmd.earlier, cmd.actionFor(cmd.earlier.seat))) {
       throw new ApiError(
@@ -57,12 +57,12 @@ export function decideTurn(r: MatchRecord, cmd: TurnCommand): Decision {
  * A server-side move (a bot's): nothing to do when the match is not in progress or nobody asks
  * for an action; otherwise the engine's verdict, like a player's.
  */
-export function decideServerMove(r: MatchRecord, action: Action | null): Decision {
+export function decideServerMove(r: LoadedMatch, action: Action | null): Decision {
   if (r.status !== 'IN_PROGRESS' || !r.state || !action) return { unchanged: true };
   return decideAction(r, r.state, action);
 }
 
-function decideAction(r: MatchRecord, state: MatchState, action: Action, actor: { clientMoveId?: string | null; playerId?: string } = {}): Decision {
+function decideAction(r: LoadedMatch, state: MatchState, action: Action, actor: { clientMoveId?: string | null; playerId?: string } = {}): Decision {
   const result = apply(state, action);
   if (!result.ok) throw violationError(result.violation);
   return { commit: planFromEngine(r, result.state, result.events, actor) };
@@ -73,7 +73,7 @@ function decideAction(r: MatchRecord, state: MatchState, action: Action, actor: 
  * other side (ties to the lower team index). Resigned before any round was played out, the match
  * gives nobody stats or leaderboard credit, or two accounts could farm wins by create–join–resign.
  */
-export function decideResign(r: MatchRecord, playerId: string): Decision {
+export function decideResign(r: LoadedMatch, playerId: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);

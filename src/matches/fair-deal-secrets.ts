@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../common/api-error.js';
 import { DEAL_CHAIN_LENGTH, dealCommitment, isClientSeed, type DealSource } from '../domain/index.js';
-import type { MatchRecord } from './match-record.js';
+import type { LoadedMatch } from './loaded-match.js';
 
 /*
  * The randomness of fair deals enters here, from the OS's CSPRNG; the engine derives everything
@@ -27,6 +27,6 @@ export function clientSeedOrRandom(given: string | null | undefined): string {
 }
 
 /** What a match's deals derive from, once its seats' seeds are final. */
-export function dealSourceOf(r: MatchRecord, clientSeeds: readonly string[]): DealSource {
+export function dealSourceOf(r: LoadedMatch, clientSeeds: readonly string[]): DealSource {
   return { matchId: r.id, clientSeeds, anchor: { round: DEAL_CHAIN_LENGTH, secret: r.chainSecret } };
 }

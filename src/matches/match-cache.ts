@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
-import type { MatchRecord } from './match-record.js';
+import type { LoadedMatch } from './loaded-match.js';
 
 const MAX_ENTRIES = 10_000;
 
@@ -17,32 +17,32 @@ const MAX_ENTRIES = 10_000;
  */
 @Injectable()
 export class MatchCache {
-  private readonly entries = new Map<string, { record: MatchRecord; at: number }>();
+  private readonly entries = new Map<string, { loaded: LoadedMatch; at: number }>();
   private readonly ttlMs: number;
 
   constructor(@Inject(EVENT_BUS) bus: EventBus, @Inject(APP_CONFIG) config: AppConfig) {
     this.ttlMs = config.matchCacheTtlMs;
     bus.onSignal((s) => {
       const cached = this.entries.get(s.matchId);
-      if (cached && cached.record.version < s.version) this.entries.delete(s.matchId);
+      if (cached && cached.loaded.version < s.version) this.entries.delete(s.matchId);
     });
     bus.onResync(() => this.entries.clear());
   }
 
-  get(id: string): MatchRecord | undefined {
+  get(id: string): LoadedMatch | undefined {
     const cached = this.entries.get(id);
     if (cached && Date.now() - cached.at > this.ttlMs) {
       this.entries.delete(id);
       return undefined;
     }
-    return cached?.record;
+    return cached?.loaded;
   }
 
-  set(record: MatchRecord): void {
-    const cached = this.entries.get(record.id);
-    if (cached && cached.record.version > record.version) return; // never go back in time
-    this.entries.delete(record.id); // re-insert: Map order is recency order
-    this.entries.set(record.id, { record, at: Date.now() });
+  set(loaded: LoadedMatch): void {
+    const cached = this.entries.get(loaded.id);
+    if (cached && cached.loaded.version > loaded.version) return; // never go back in time
+    this.entries.delete(loaded.id); // re-insert: Map order is recency order
+    this.entries.set(loaded.id, { loaded, at: Date.now() });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
   }
 

@@ -3,6 +3,7 @@ import {
   countOf,
   DEAL_CHAIN_LENGTH,
   openEnds,
+  redactMove,
   teamsFor,
   viewFor,
   type MatchState,
@@ -13,7 +14,7 @@ import {
   type Rules as DomainRules,
 } from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
-import type { MatchRecord } from './match-record.js';
+import type { LoadedMatch } from './loaded-match.js';
 import type { End, MatchStatus, MoveType, RoundEnd, RoundStatus } from './models/enums.js';
 import type { Match, MatchRef, Seat, Team } from './models/match.model.js';
 import type { Move, Round, RoundResult as RoundResultModel } from './models/round.model.js';
@@ -21,13 +22,13 @@ import type { Rules } from './models/rules.model.js';
 
 /*
  * Builds what one viewer may see of a match. Hidden information is decided by the engine's
- * viewFor (own hand only, no boneyard, others' live draws without their tile); this file only
- * reshapes it into the GraphQL models.
+ * viewFor and redactMove (own hand only, no boneyard, others' live draws without their tile);
+ * this file only reshapes it into the GraphQL models.
  */
 
-export function seatOf(record: MatchRecord, playerId: string | null): number | null {
+export function seatOf(loaded: LoadedMatch, playerId: string | null): number | null {
   if (!playerId) return null;
-  return record.seats.find((s) => s.playerId === playerId)?.index ?? null;
+  return loaded.seats.find((s) => s.playerId === playerId)?.index ?? null;
 }
 
 export function moveModel(m: MoveRecord): Move {
@@ -56,9 +57,9 @@ function resultModel(r: RoundResult | null): RoundResultModel | null {
  * hex S_r once round r may be revealed: when it is over, or when the match is (a resignation cuts
  * its last round short). The chain is walked from the stored S_N; never a live round's secret.
  */
-function revealer(record: MatchRecord): MatchRef['revealedSecret'] {
-  const anchor = { round: DEAL_CHAIN_LENGTH, secret: record.chainSecret };
-  const matchOver = record.status === 'FINISHED';
+function revealer(loaded: LoadedMatch): MatchRef['revealedSecret'] {
+  const anchor = { round: DEAL_CHAIN_LENGTH, secret: loaded.chainSecret };
+  const matchOver = loaded.status === 'FINISHED';
   return (round, finished) => (finished || matchOver ? chainSecretHex(anchor, round) : null);
 }
 
@@ -74,9 +75,11 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
       count: countOf(round.board, rules),
       spinner: round.board.spinner ? { ...round.board.spinner.tile } : null,
     },
-    moves: round.moves.map(moveModel),
+    // The round is over: redactMove hides nothing in it, whoever looks.
+    moves: round.moves.map((m) => moveModel(redactMove(m, null, true))),
     result: resultModel(round.result),
     dealSecret,
+    layout: { spinner: rules.spinner, spinnerEndsCount: rules.spinnerEndsCount },
   };
 }
 
@@ -112,6 +115,7 @@ function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
     moves: r.moves.map(moveModel),
     result: resultModel(r.result),
     dealSecret,
+    layout: { spinner: view.rules.spinner, spinnerEndsCount: view.rules.spinnerEndsCount },
   };
 }
 
@@ -121,15 +125,15 @@ function currentRoundModel(state: MatchState, view: MatchView, dealSecret: strin
   return cutShort ? cutShortRoundModel(state, dealSecret) : liveRoundModel(view, dealSecret);
 }
 
-export function matchModel(record: MatchRecord, viewer: Player | null): Match {
-  const mySeat = seatOf(record, viewer?.id ?? null);
-  const state = record.state;
+export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
+  const mySeat = seatOf(loaded, viewer?.id ?? null);
+  const state = loaded.state;
   const view = state ? viewFor(state, mySeat ?? 'spectator') : null;
-  const live = record.status === 'IN_PROGRESS' && view !== null;
-  const teamSeats = view ? view.teams : teamsFor(record.seatCount, record.partnerships);
+  const live = loaded.status === 'IN_PROGRESS' && view !== null;
+  const teamSeats = view ? view.teams : teamsFor(loaded.seatCount, loaded.partnerships);
   const scores = view ? view.scores : teamSeats.map(() => 0);
   const teams: Team[] = teamSeats.map((seats, index) => ({ index, seats: [...seats], score: scores[index] }));
-  const seats: Seat[] = record.seats.map((s) => ({
+  const seats: Seat[] = loaded.seats.map((s) => ({
     index: s.index,
     player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
     team: s.team,
@@ -137,13 +141,13 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     isBot: s.isBot,
     clientSeed: s.clientSeed,
   }));
-  const revealedSecret = revealer(record);
+  const revealedSecret = revealer(loaded);
   return {
-    id: record.id,
-    status: record.status as MatchStatus,
-    version: record.version,
-    rules: record.rules as Rules,
-    dealCommitment: record.dealCommitment,
+    id: loaded.id,
+    status: loaded.status as MatchStatus,
+    version: loaded.version,
+    rules: loaded.rules as Rules,
+    dealCommitment: loaded.dealCommitment,
     seats,
     teams,
     turn: live ? view.turn : null,
@@ -152,8 +156,8 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
     canDraw: live ? view.canDraw : false,
     currentRound: !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED')),
-    winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
-    createdAt: record.createdAt,
-    ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret },
+    winner: loaded.winnerTeam !== null ? (teams[loaded.winnerTeam] ?? null) : null,
+    createdAt: loaded.createdAt,
+    ref: { matchId: loaded.id, viewerSeat: mySeat, revealedSecret },
   };
 }

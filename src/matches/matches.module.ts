@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { StatsWriter } from '../history/stats.writer.js';
+import { StatsWriter } from './stats/stats.writer.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
 import { BOT_MOVER } from './bot-workers/bot-mover.js';
 import { WorkerPoolBotMover } from './bot-workers/worker-pool.js';
 import { CommandRunner } from './command-runner.js';
+import { commitListeners } from './commit-listeners.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesResolver } from './matches.resolver.js';
@@ -24,6 +25,8 @@ import { RoundsService } from './rounds.service.js';
     BotsService,
     MatchesResolver,
     { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
+    // Told after every commit, in this order: add a listener here.
+    commitListeners(BotsService),
   ],
   exports: [MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
 })

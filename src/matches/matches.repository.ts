@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
-import { StatsWriter } from '../history/stats.writer.js';
+import { StatsWriter } from './stats/stats.writer.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { commitStatement } from './commit-statement.js';
@@ -11,17 +11,17 @@ import {
   type Commit,
   type CommitResult,
   type EventWithMove,
-  type FinishedRoundRecord,
-  type MatchRecord,
+  type FinishedRound,
+  type LoadedMatch,
   type StoredEvent,
-} from './match-record.js';
+} from './loaded-match.js';
 
 type Query = <R>(sql: Prisma.Sql) => Promise<R[]>;
 
 export const matchInclude = { seats: { orderBy: { index: 'asc' }, include: { player: { select: { name: true } } } } } as const;
 export type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof matchInclude }>;
 
-export function toRecord(m: MatchWithSeats): MatchRecord {
+export function toRecord(m: MatchWithSeats): LoadedMatch {
   return {
     id: m.id,
     status: m.status,
@@ -103,8 +103,8 @@ export class MatchesRepository {
   }
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */
-  async find(id: string): Promise<MatchRecord | null> {
-    const rows = await this.prisma.hot<Omit<MatchRecord, 'seats'> & { seats: MatchRecord['seats'] }>(Prisma.sql`
+  async find(id: string): Promise<LoadedMatch | null> {
+    const rows = await this.prisma.poolQuery<Omit<LoadedMatch, 'seats'> & { seats: LoadedMatch['seats'] }>(Prisma.sql`
       SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
              m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam",
              (SELECT json_agg(json_build_object(
@@ -151,7 +151,7 @@ export class MatchesRepository {
     playerId: string,
     clientMoveId: string,
   ): Promise<Pick<MoveRecord, 'seq' | 'seat' | 'type' | 'tile' | 'end'> | null> {
-    const rows = await this.prisma.hot<{
+    const rows = await this.prisma.poolQuery<{
       seq: number;
       seat: number;
       type: MoveRecord['type'];
@@ -176,12 +176,12 @@ export class MatchesRepository {
    * are counted one after another (WaitingCapReached, nothing written, when over the cap).
    *
    * @param seats who sits in each seat, by index, once this commit holds (for the history's
-   *   writes). Taken from the record the command decided on, not re-read: Seat rows change only
-   *   through commit(), and the compare-and-set proves that record current.
+   *   writes). Taken from the loaded match the command decided on, not re-read: Seat rows change only
+   *   through commit(), and the compare-and-set proves that loaded match current.
    */
   async commit(c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     const cap = c.waitingCap;
-    if (!cap) return this.commitWith((sql) => this.prisma.hot(sql), c, seats);
+    if (!cap) return this.commitWith((sql) => this.prisma.poolQuery(sql), c, seats);
     return this.prisma.transaction(async (query) => {
       await this.holdWaitingCap(query, cap.playerId, cap.max);
       return this.commitWith(query, c, seats);
@@ -213,13 +213,13 @@ export class MatchesRepository {
   }
 
   /** The finished rounds of each of these matches, in round order (one statement for them all). */
-  async finishedRoundsOf(matchIds: readonly string[]): Promise<FinishedRoundRecord[][]> {
+  async finishedRoundsOf(matchIds: readonly string[]): Promise<FinishedRound[][]> {
     const rows = await this.prisma.round.findMany({
       where: { matchId: { in: [...matchIds] }, status: 'FINISHED' },
       orderBy: [{ matchId: 'asc' }, { number: 'asc' }],
       select: { matchId: true, number: true, snapshot: true, result: true },
     });
-    const byMatch = new Map<string, FinishedRoundRecord[]>(matchIds.map((id) => [id, []]));
+    const byMatch = new Map<string, FinishedRound[]>(matchIds.map((id) => [id, []]));
     for (const r of rows) {
       byMatch.get(r.matchId)?.push({ number: r.number, snapshot: r.snapshot as unknown as RoundState, result: r.result as unknown as RoundResult });
     }

@@ -5,14 +5,16 @@ import { ApiError } from '../common/api-error.js';
 import { clientMoveId as validClientMoveId } from '../common/validate.js';
 import { resolveRules, teamsFor, validateSetup, type Action, type Rules } from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
+import { engineBotStrategy } from './bot-strategy.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
 import { decideResign, decideServerMove, decideTurn } from './decide-turn.js';
 import { clientSeedOrRandom, newDealChain, randomClientSeed } from './fair-deal-secrets.js';
-import { WaitingCapReached, type MatchRecord } from './match-record.js';
+import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
 import { matchModel } from './match-view.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';
+import { BotStrategy } from './models/enums.js';
 import type { Match } from './models/match.model.js';
 
 /**
@@ -32,8 +34,8 @@ export class MatchesService {
   }
 
   async get(id: string, viewer: Player | null): Promise<Match | null> {
-    const record = await this.runner.find(id);
-    return record ? matchModel(record, viewer) : null;
+    const loaded = await this.runner.find(id);
+    return loaded ? matchModel(loaded, viewer) : null;
   }
 
   async create(player: Player, input: CreateMatchInput): Promise<Match> {
@@ -46,7 +48,7 @@ export class MatchesService {
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
     const teamOf = new Map<number, number>();
     teamsFor(seats, partnerships).forEach((ss, team) => ss.forEach((s) => teamOf.set(s, team)));
-    const strategy = (input.botStrategy ?? 'GREEDY').toLowerCase();
+    const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
     const creatorSeed = clientSeedOrRandom(input.clientSeed);
     const match: NewMatch = {
       id: randomUUID(),
@@ -61,7 +63,7 @@ export class MatchesService {
         return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? strategy : null, clientSeed: randomClientSeed() };
       }),
     };
-    const empty: MatchRecord = {
+    const empty: LoadedMatch = {
       id: match.id,
       seatCount: seats,
       partnerships,
@@ -123,7 +125,7 @@ export class MatchesService {
   }
 
   /** A server-side move (a bot's): the same path as a human's, minus authentication; null when nothing moved. */
-  async serverMove(matchId: string, choose: (r: MatchRecord) => Action | null | Promise<Action | null>): Promise<MatchRecord | null> {
+  async serverMove(matchId: string, choose: (r: LoadedMatch) => Action | null | Promise<Action | null>): Promise<LoadedMatch | null> {
     let moved = false;
     const after = await this.runner.run(matchId, async (r) => {
       const decision = decideServerMove(r, r.status === 'IN_PROGRESS' ? await choose(r) : null);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
 import type { Rules } from '../domain/index.js';
-import type { FinishedRoundRecord } from './match-record.js';
+import type { FinishedRound } from './loaded-match.js';
 import { finishedRoundModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
@@ -14,7 +14,7 @@ export class RoundsService {
    * Match.rounds of every match resolved in the same tick (a page of matches) in one statement.
    * Batching only, no cache: nothing is held past the tick, so no answer can be stale.
    */
-  private readonly finished: DataLoader<string, FinishedRoundRecord[]>;
+  private readonly finished: DataLoader<string, FinishedRound[]>;
   /**
    * The rounds of one match view, read once however many times it is resolved: the events of one
    * subscription batch (a catch-up) share one view, and graphql-ws resolves each event on its own.

@@ -6,7 +6,7 @@ import type { Session } from './players.service.js';
 
 /**
  * What every resolver sees of the request, on HTTP and on graphql-ws alike: the context factory
- * (graphql-context.ts) authenticates once per request or subscription and puts the player here.
+ * (src/graphql/graphql-context.ts) authenticates once per request or subscription and puts the player here.
  */
 export interface RequestContext {
   player: Player | null;

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
+import { redactMove } from '../domain/index.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { EventWithMove, MatchRecord } from '../matches/match-record.js';
+import type { EventWithMove, LoadedMatch } from '../matches/loaded-match.js';
 import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
 import { MatchCache } from '../matches/match-cache.js';
 import { MatchesRepository } from '../matches/matches.repository.js';
@@ -130,14 +131,14 @@ export class MatchFeedService {
   myTurns(player: Player, fellBehind: () => void = () => {}): AsyncIterableIterator<{ myTurns: Match }> {
     const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener), this.maxQueued, fellBehind);
     const pushedAt = new Map<string, number>(); // match id → version last pushed, while the match is live
-    const push = (record: MatchRecord): void => {
+    const push = (record: LoadedMatch): void => {
       if ((pushedAt.get(record.id) ?? -1) >= record.version) return;
       const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
       if (over) pushedAt.delete(record.id);
       else pushedAt.set(record.id, record.version);
       out.push({ myTurns: matchModel(record, player) });
     };
-    const isMyTurn = (r: MatchRecord) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
+    const isMyTurn = (r: LoadedMatch) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
     let queue: Promise<void> = (async () => {
       for (const id of await this.turns.turnsOf(player.id)) {
         const record = await this.repo.find(id);
@@ -173,7 +174,7 @@ export class MatchFeedService {
   }
 
   /** The match at `version` or later: the cache when it is that fresh, else one shared read. */
-  private async latest(matchId: string, version: number): Promise<MatchRecord | null> {
+  private async latest(matchId: string, version: number): Promise<LoadedMatch | null> {
     const cached = this.cache.get(matchId);
     if (cached && cached.version >= version) return cached;
     const record = await this.shared(`m:${matchId}:v${version}`, () => this.repo.find(matchId));
@@ -181,9 +182,9 @@ export class MatchFeedService {
   }
 
   private eventModel(e: EventWithMove, match: Match): MatchEvent {
-    // Another seat's draw never shows its tile, in the live feed or in a catch-up.
-    const move = e.move ? moveModel(e.move) : null;
-    if (move && move.type === 'DRAW' && move.seat !== match.mySeat) move.tile = null;
+    // An event shows its move as it was when it happened, in a live round: another seat's draw
+    // never shows its tile, in the live feed or in a catch-up (the round's moves show it later).
+    const move = e.move ? moveModel(redactMove(e.move, match.mySeat, false)) : null;
     return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, match };
   }
 

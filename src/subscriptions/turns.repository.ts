@@ -12,7 +12,7 @@ export class TurnsRepository {
    * the Seat(playerId) index and Match.turn, the snapshot's seat to move mirrored by every commit.
    */
   async turnsOf(playerId: string): Promise<string[]> {
-    const rows = await this.prisma.hot<{ id: string }>(Prisma.sql`
+    const rows = await this.prisma.poolQuery<{ id: string }>(Prisma.sql`
       SELECT m."id" FROM "Seat" s JOIN "Match" m ON m."id" = s."matchId"
        WHERE s."playerId" = ${playerId}::uuid AND m."status" = 'IN_PROGRESS' AND m."turn" = s."index"
        ORDER BY m."createdAt", m."id"`);

@@ -48,6 +48,10 @@ describe('viewFor', () => {
     expect(v.winner).toBe(0);
     expect(v.round.result?.hands).toEqual([[t('1-1')], [t('2-2')]]);
   });
+  it('once the match ends inside a round, everyone sees every draw in it', () => {
+    const finished = { ...drawn, status: 'FINISHED' as const };
+    for (const viewer of [1, 'spectator'] as const) expect(viewFor(finished, viewer).round.moves[1].tile).toEqual(t('5-4'));
+  });
   it('UP/DOWN appear once open, and the spinner tile is shown', () => {
     const sp = position({
       hands: [['6-1'], ['0-0']],

@@ -1,3 +1,4 @@
+import type { Rules as DomainRules } from '../../domain/index.js';
 import { Field, Int, ObjectType } from '@nestjs/graphql';
 import { End, MoveType, RoundEnd, RoundStatus } from './enums.js';
 import { Tile } from './tile.model.js';
@@ -83,4 +84,8 @@ export class Round {
       "hex(S_r), the secret this round was dealt from, once the round is over (or the match, for a round cut short by a resignation); null while it is live. See docs/fair-deals.md to re-derive the deck from it and the seats' client seeds.",
   })
   dealSecret!: string | null;
+  /** The match's stored rules that shape a layout (not a field: Round.boardAt replays with them). */
+  layout!: LayoutRules;
 }
+
+export type LayoutRules = Pick<DomainRules, 'spinner' | 'spinnerEndsCount'>;

@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
+import type { AssertEmpty, RuleKey } from '../../domain/index.js';
 import { BlockedBonus, FirstLeader, LeadRule, Rounding, ScoringSystem, SpinnerMode } from './enums.js';
 
 @ObjectType({ description: "A match's rules: every variant of rules.md, all set." })
@@ -33,3 +34,6 @@ export class Rules {
   @Field(() => ScoringSystem, { description: 'Default FIVES.' })
   scoring!: ScoringSystem;
 }
+
+/** Compiles only while this type has a field for every rule (RULE_KEYS) and no other. */
+export type RulesModelKeys = AssertEmpty<Exclude<keyof Rules, RuleKey> | Exclude<RuleKey, keyof Rules>>;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma } from '../../generated/prisma/client.js';
-import type { Commit } from '../matches/match-record.js';
+import { Prisma } from '../../../generated/prisma/client.js';
+import type { Commit } from '../loaded-match.js';
 import { statsDeltas, type StatsDelta } from './stats-delta.js';
 
 /**

@@ -2,7 +2,7 @@ import { Catch, type ArgumentsHost } from '@nestjs/common';
 import { GqlArgumentsHost, type GqlExceptionFilter } from '@nestjs/graphql';
 import { GraphQLError } from 'graphql';
 import type { RequestContext } from '../players/auth.js';
-import { ApiError, httpStatusOf } from './api-error.js';
+import { ApiError, httpStatusOf } from '../common/api-error.js';
 
 function contextOf(host: ArgumentsHost): RequestContext | undefined {
   return GqlArgumentsHost.create(host).getContext<RequestContext | undefined>();

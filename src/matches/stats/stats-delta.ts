@@ -1,4 +1,4 @@
-import { pipCount, type MoveRecord, type RoundResult } from '../domain/index.js';
+import { pipCount, type MoveRecord, type RoundResult } from '../../domain/index.js';
 
 /**
  * What one commit adds to each seated player's running stats. Pure, so the definitions

@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
-import { ApiError } from './api-error.js';
+import { ApiError } from '../common/api-error.js';
 import { rateLimitedHttp } from './api-error.filter.js';
 import type { RequestContext } from '../players/auth.js';
 import type { PlayersService, Session } from '../players/players.service.js';

@@ -1,17 +1,17 @@
 import { newMatch, resolveRules, type MatchState } from '../../domain/index.js';
 import { testDeal } from '../../domain/spec/kit.js';
-import type { MatchRecord, SeatRecord } from '../match-record.js';
+import type { LoadedMatch, LoadedSeat } from '../loaded-match.js';
 
 /** Fixtures for the application layer's pure tests: match records as the repository loads them. */
 
 export const MATCH_ID = '00000000-0000-4000-8000-000000000001';
 
-export function seat(index: number, playerId: string | null, extra: Partial<SeatRecord> = {}): SeatRecord {
+export function seat(index: number, playerId: string | null, extra: Partial<LoadedSeat> = {}): LoadedSeat {
   return { index, playerId, playerName: playerId, team: index, isBot: false, botStrategy: null, clientSeed: `seed-${index}`, ...extra };
 }
 
 /** A WAITING match with these seats (a player id, null for a free seat, or 'bot'). */
-export function waitingRecord(seats: readonly (string | null | 'bot')[], extra: Partial<MatchRecord> = {}): MatchRecord {
+export function waitingMatch(seats: readonly (string | null | 'bot')[], extra: Partial<LoadedMatch> = {}): LoadedMatch {
   return {
     id: MATCH_ID,
     status: 'WAITING',
@@ -31,7 +31,7 @@ export function waitingRecord(seats: readonly (string | null | 'bot')[], extra: 
 }
 
 /** An IN_PROGRESS record of this engine state, seats held by `players` in order. */
-export function recordOf(state: MatchState, version: number, lastEventSeq: number, players: readonly string[] = []): MatchRecord {
+export function loadedMatchOf(state: MatchState, version: number, lastEventSeq: number, players: readonly string[] = []): LoadedMatch {
   return {
     id: MATCH_ID,
     status: 'IN_PROGRESS',
@@ -50,12 +50,12 @@ export function recordOf(state: MatchState, version: number, lastEventSeq: numbe
 }
 
 /** A freshly dealt match of `players.length` seats (or partnerships of four). */
-export function startedRecord(players: readonly string[], options: { partnerships?: boolean; seed?: number } = {}): MatchRecord {
+export function startedMatch(players: readonly string[], options: { partnerships?: boolean; seed?: number } = {}): LoadedMatch {
   const { state } = newMatch({
     seats: players.length,
     partnerships: options.partnerships ?? false,
     rules: resolveRules({}),
     deal: testDeal(options.seed ?? 42, players.length),
   });
-  return recordOf(state, 3, 4, players);
+  return loadedMatchOf(state, 3, 4, players);
 }

@@ -6,7 +6,7 @@ import type { MatchState, MoveRecord, RoundResult, RoundState, Rules } from '../
  */
 export type MatchStatusValue = 'WAITING' | 'IN_PROGRESS' | 'FINISHED' | 'ABANDONED';
 
-export interface SeatRecord {
+export interface LoadedSeat {
   index: number;
   playerId: string | null;
   playerName: string | null;
@@ -17,7 +17,7 @@ export interface SeatRecord {
   clientSeed: string;
 }
 
-export interface MatchRecord {
+export interface LoadedMatch {
   id: string;
   status: MatchStatusValue;
   version: number;
@@ -32,10 +32,10 @@ export interface MatchRecord {
   lastEventSeq: number;
   createdAt: Date;
   winnerTeam: number | null;
-  seats: SeatRecord[];
+  seats: LoadedSeat[];
 }
 
-export interface FinishedRoundRecord {
+export interface FinishedRound {
   number: number;
   snapshot: RoundState;
   result: RoundResult;
@@ -93,7 +93,7 @@ export interface Commit {
   playerId?: string | null;
   events: NewEvent[];
   scores?: readonly number[];
-  roundsFinished: FinishedRoundRecord[];
+  roundsFinished: FinishedRound[];
   roundsStarted: { number: number; starter: number }[];
   /**
    * the command seats this player in a match that stays WAITING: it commits only while they sit

@@ -1,4 +1,4 @@
-import type { MoveRecord, RoundResult, Tile } from '../domain/index.js';
+import type { MoveRecord, RoundResult, Tile } from '../../domain/index.js';
 import { addDelta, blockWinner, statsDeltas } from './stats-delta.js';
 
 const tile = (high: number, low: number): Tile => ({ high, low });

@@ -1,6 +1,6 @@
 import type { GraphQLFormattedError } from 'graphql';
 import type { QueryLimits } from '../limits/query-limits.js';
-import { API_ERROR_CODES } from './api-error.js';
+import { API_ERROR_CODES } from '../common/api-error.js';
 
 /**
  * Codes Apollo itself raises for a malformed request: the client's mistake, shown as is
