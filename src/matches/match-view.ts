@@ -154,6 +154,9 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     currentRound: !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED')),
     winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
     createdAt: record.createdAt,
-    ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret },
+    private: record.matchmaking.private,
+    inviteCode: mySeat !== null ? record.matchmaking.inviteCode : null,
+    rematchOfId: record.matchmaking.rematchOfId,
+    ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret, rematchId: record.matchmaking.rematchId },
   };
 }
