@@ -22,7 +22,7 @@ CREATE INDEX "Match_private_status_createdAt_id_idx" ON "Match"("private", "stat
 -- CreateIndex
 CREATE INDEX "Match_expiresAt_idx" ON "Match"("expiresAt");
 
--- Existing matches get an invite code (20 hex digits from gen_random_uuid, a CSPRNG; new ones
+-- Existing matches get an invite code (20 hex digits from gen_random_uuid, a CSPRNG, while new ones
 -- get 16 base32 characters), and those WAITING the default time to live from now.
 UPDATE "Match" SET "inviteCode" = upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 20));
 UPDATE "Match" SET "expiresAt" = now() + interval '72 hours' WHERE "status" = 'WAITING';
