@@ -95,6 +95,7 @@ describe('every catalogued code and reason, reached through the API', () => {
     await refused(mover, PLAY, { i: { matchId: 'nope', tile: held } }, 'BAD_USER_INPUT');
     await refused(mover, PLAY, { i: { matchId: id, tile: held, expectedVersion: version - 1 } }, 'STALE_VERSION');
     await refused(outsider, 'mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id }, 'MATCH_FULL');
+    await refused(mover, 'mutation($id: ID!) { rematch(matchId: $id) { id } }', { id }, 'MATCH_NOT_FINISHED');
     await waiter.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id });
     await refused(mover, PLAY, { i: { matchId: id, tile: held } }, 'MATCH_NOT_IN_PROGRESS');
   });

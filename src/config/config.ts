@@ -62,6 +62,12 @@ const schema = z.object({
   SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  // Finding opponents: a WAITING match nobody joins expires after this many hours (fractions allowed).
+  OPEN_MATCH_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 365)
+    .default(72),
   // Query cost, WebSocket, timeout and production limits (src/limits; README "Limits and abuse").
   ...limitsEnvSchema,
   // Bots: the expert's search bounds per move, and the worker threads it runs on.
@@ -98,6 +104,8 @@ export type AppConfig = {
   sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
   /** how long a cached match record may serve reads before it is read again */
   matchCacheTtlMs: number;
+  /** a WAITING match nobody joined for this long expires (ABANDONED) */
+  openMatchTtlHours: number;
   limits: Limits;
   /** wall-clock bound of one searching bot move, in ms */
   botMoveBudgetMs: number;
@@ -166,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
+    openMatchTtlHours: c.OPEN_MATCH_TTL_HOURS,
     limits: limitsFrom(c, c.NODE_ENV === 'production'),
     botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
     botSearchNodes: c.BOT_SEARCH_NODES,

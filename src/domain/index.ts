@@ -19,7 +19,7 @@ export {
 } from './fair-deal.js';
 export { botSeed } from './bots/seed.js';
 export { legalMoves, canDraw } from './legal.js';
-export { newMatch, apply, teamsFor } from './match.js';
+export { newMatch, apply, teamsFor, withRound1Leader, round1LeaderProblems } from './match.js';
 export { viewFor } from './view.js';
 export { redactMove } from './redact.js';
 export { replayMatch, actionsFromMoves } from './replay.js';

@@ -27,19 +27,37 @@ export function teamsFor(seats: number, partnerships: boolean): number[][] {
   return Array.from({ length: seats }, (_, i) => [i]);
 }
 
-/** Sets up a match and deals round 1 (leader by lot). Throws when the setup is invalid. */
+/** Why a round-1 leader cannot lead (R24): it must be a seat of the table, or absent. */
+export function round1LeaderProblems(leader: number | undefined, seats: number): string[] {
+  if (leader === undefined) return [];
+  return Number.isInteger(leader) && leader >= 0 && leader < seats ? [] : [`round1Leader must be a seat, 0..${seats - 1}`];
+}
+
+/**
+ * The config of a rematch's first deal (R24): round 1 led by the seat that made the previous
+ * match's winning score, when that player sits at the new table (`leaderSeat` non-null), else by lot.
+ */
+export function withRound1Leader(config: MatchConfig, leaderSeat: number | null): MatchConfig {
+  if (leaderSeat === null) return config;
+  return { ...config, round1Leader: leaderSeat };
+}
+
+/** Sets up a match and deals round 1 (leader by lot, or config.round1Leader: R24). Throws when the setup is invalid. */
 export function newMatch(config: MatchConfig): { state: MatchState; events: DomainEvent[] } {
   const rules = resolveRules(config.rules);
   const errors = validateSetup(config.seats, config.partnerships, rules);
   errors.push(...dealSourceProblems(config.deal, config.seats));
+  errors.push(...round1LeaderProblems(config.round1Leader, config.seats));
   if (errors.length > 0) throw new Error(`invalid match setup: ${errors.join('; ')}`);
   const teams = teamsFor(config.seats, config.partnerships);
   const teamOfSeat = new Array<number>(config.seats).fill(0);
   teams.forEach((seats, t) => seats.forEach((s) => (teamOfSeat[s] = t)));
   const deal = { matchId: config.deal.matchId, clientSeeds: [...config.deal.clientSeeds], anchor: { ...config.deal.anchor } };
-  const round = dealRound(1, deal, config.seats, rules, null);
+  const leader = config.round1Leader;
+  const round = dealRound(1, deal, config.seats, rules, leader ?? null);
   const state: MatchState = {
-    config: { seats: config.seats, partnerships: config.partnerships, rules, deal },
+    // round1Leader only when given: a match by lot stores (and replays) the same config as ever.
+    config: { seats: config.seats, partnerships: config.partnerships, rules, deal, ...(leader === undefined ? {} : { round1Leader: leader }) },
     teamOfSeat,
     teams,
     scores: teams.map(() => 0),

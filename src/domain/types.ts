@@ -45,6 +45,11 @@ export interface MatchConfig {
   readonly rules: Rules;
   /** The fair-deal chain's anchor, the match id and the seats' client seeds: a match replays from it + actions. */
   readonly deal: DealSource;
+  /**
+   * R24: the seat that leads round 1 (a rematch: the seat of the player who made the previous
+   * match's winning score), with any tile. Absent: round 1's leader is chosen by lot (R5, R6).
+   */
+  readonly round1Leader?: number;
 }
 
 /** A command from a seat. Passing is never commanded: the engine passes automatically. */

@@ -10,7 +10,7 @@ export class MatchEdge {
   node!: Match;
 }
 
-@ObjectType({ description: 'A page of matches, newest first.' })
+@ObjectType({ description: 'A page of matches, in the order its query gives (matches: newest first; openMatches: oldest first).' })
 export class MatchConnection {
   @Field(() => Int, { description: 'Matches matching the filters, over all pages.' })
   totalCount!: number;

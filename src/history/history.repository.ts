@@ -2,13 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { LoadedMatch, MatchStatusValue } from '../matches/loaded-match.js';
-import { matchInclude, toRecord } from '../matches/matches.repository.js';
+import { matchInclude, MATCHMAKING_COLUMN, toRecord } from '../matches/match-rows.js';
 
 export interface MatchFilter {
   playerId?: string | null;
   status?: MatchStatusValue | null;
   from?: Date | null;
   to?: Date | null;
+  /** show private matches too (the viewer's own list); otherwise they are never listed */
+  includePrivate?: boolean;
 }
 
 type Key = { createdAt: Date; id: string };
@@ -48,6 +50,7 @@ export class HistoryRepository {
       ...(f.status ? [Prisma.sql`pm."status" = ${f.status}::"MatchStatus"`] : []),
       ...(f.from ? [Prisma.sql`pm."createdAt" >= ${utc(f.from)}`] : []),
       ...(f.to ? [Prisma.sql`pm."createdAt" < ${utc(f.to)}`] : []),
+      ...(f.includePrivate ? [] : [Prisma.sql`NOT EXISTS (SELECT 1 FROM "Match" x WHERE x."id" = pm."matchId" AND x."private")`]),
     ];
     const where = Prisma.join(filters, ' AND ');
     const keyset = after ? Prisma.sql`AND (pm."createdAt", pm."matchId") < (${utc(after.createdAt)}, ${after.id}::uuid)` : Prisma.empty;
@@ -59,7 +62,7 @@ export class HistoryRepository {
         ORDER BY pm."createdAt" DESC, pm."matchId" DESC
         LIMIT ${take})
       SELECT t.n AS "total", m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt", m."winnerTeam",
+             m."lastEventSeq", m."createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN},
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
                        'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
@@ -77,7 +80,11 @@ export class HistoryRepository {
   }
 
   private async allPage(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: LoadedMatch[]; total: number }> {
-    const where: Prisma.MatchWhereInput = { ...(f.status ? { status: f.status } : {}), ...(createdRange(f) ? { createdAt: createdRange(f) } : {}) };
+    const where: Prisma.MatchWhereInput = {
+      private: false,
+      ...(f.status ? { status: f.status } : {}),
+      ...(createdRange(f) ? { createdAt: createdRange(f) } : {}),
+    };
     const keyset: Prisma.MatchWhereInput = after
       ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
       : {};

@@ -28,7 +28,9 @@ export class HistoryService {
     if (args.to) dateInRange(args.to, 'to');
     const take = pageSize(args.first);
     const after = args.after ? decodeCursor(args.after) : null;
-    const { rows, total } = await this.repo.page(args, take + 1, after);
+    // A private match is listed only in its own player's list, to that player.
+    const includePrivate = !!args.playerId && args.playerId === viewer?.id;
+    const { rows, total } = await this.repo.page({ ...args, includePrivate }, take + 1, after);
     const page = rows.slice(0, take);
     const edges = page.map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
     return {

@@ -53,6 +53,7 @@ export function buildMatchRecordV2(src: RecordSource, fair: FairDealSource): Mat
     finishedAt: body.finishedAt,
     dealCommitment: fair.dealCommitment,
     rules: body.rules,
+    ...(body.round1Leader === undefined ? {} : { round1Leader: body.round1Leader }),
     seats: body.seats.map((s) => ({ ...s, clientSeed: fair.clientSeeds[s.index] })),
     teams: body.teams,
     rounds,

@@ -38,6 +38,8 @@ export interface RecordBody {
   createdAt: string;
   finishedAt: string | null;
   rules: Rules;
+  /** R24, present only when set: round 1 was led by this seat, not by lot (a rematch) */
+  round1Leader?: number;
   seats: { index: number; team: number; isBot: boolean; botStrategy: BotStrategy | null; player: { id: string; name: string } | null }[];
   teams: { index: number; seats: number[] }[];
   rounds: RecordRound[];
@@ -61,6 +63,8 @@ export interface RecordSource {
   moves: (RecordMove & { round: number })[];
   /** The hands of the round a resignation cut short (the last one), or null. */
   cutShortHands: Tile[][] | null;
+  /** R24: the seat that led round 1 as the previous match's winning scorer (a rematch); null: by lot */
+  round1Leader?: number | null;
 }
 
 const tile = (t: Tile): Tile => ({ high: t.high, low: t.low });
@@ -98,6 +102,7 @@ export function buildRecordBody(src: RecordSource): RecordBody {
     createdAt: src.createdAt.toISOString(),
     finishedAt: src.finishedAt?.toISOString() ?? null,
     rules,
+    ...(src.round1Leader === null || src.round1Leader === undefined ? {} : { round1Leader: src.round1Leader }),
     seats: src.seats.map((s) => ({
       index: s.index,
       team: s.team,

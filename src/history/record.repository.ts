@@ -23,6 +23,7 @@ type Raw = {
   /** [seq, round, seat, type, tileHigh, tileLow, end, points, count]: compact, it is the bulk */
   moves: [number, number, number, 'PLAY' | 'DRAW' | 'PASS', number | null, number | null, End | null, number, number | null][] | null;
   cutShortHands: Tile[][] | null;
+  round1Leader: number | null;
 };
 
 /**
@@ -51,7 +52,9 @@ export class RecordRepository {
           (SELECT json_agg(json_build_array(v."seq", v."round", v."seat", v."type", v."tileHigh", v."tileLow", v."end", v."points", v."count") ORDER BY v."seq")
              FROM "Move" v WHERE v."matchId" = m."id") END AS "moves",
         -- the hands of a round a resignation cut short: the match is over, so they are shown
-        CASE WHEN m."status" = 'FINISHED' AND m."state"->'round'->>'status' = 'IN_PROGRESS' THEN m."state"->'round'->'hands' END AS "cutShortHands"
+        CASE WHEN m."status" = 'FINISHED' AND m."state"->'round'->>'status' = 'IN_PROGRESS' THEN m."state"->'round'->'hands' END AS "cutShortHands",
+        -- R24: a rematch's round 1 led by the previous winning scorer's seat (absent: by lot)
+        (m."state"->'config'->>'round1Leader')::int AS "round1Leader"
       FROM "Match" m WHERE m."id" = ${matchId}::uuid`;
     const m = rows[0];
     if (!m) return null;
@@ -71,6 +74,7 @@ export class RecordRepository {
         scores: m.scores ?? [],
         rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result as RoundResult | null })),
         cutShortHands: m.cutShortHands,
+        round1Leader: m.round1Leader,
         moves: (m.moves ?? []).map(([seq, round, seat, type, high, low, end, points, count]) => ({
           seq,
           round,

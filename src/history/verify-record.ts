@@ -99,6 +99,8 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
     rules: resolveRules(rec.rules),
     // The verifier's anchor: the last revealed secret, from which every earlier one derives.
     deal: { matchId: rec.matchId, clientSeeds: seeds, anchor: { round: last.number, secret: last.deal.secret } },
+    // R24: a rematch's round 1 led by the previous winning scorer (newMatch checks it is a seat).
+    ...(rec.round1Leader === undefined ? {} : { round1Leader: rec.round1Leader }),
   };
   let state: MatchState;
   const starters = new Map<number, number>();

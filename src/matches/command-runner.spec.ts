@@ -2,6 +2,7 @@ import { apply, legalMoves, newMatch, resolveRules, type ApplyResult, type Match
 import { turnHandedTo } from './command-runner.js';
 import { testDeal } from '../domain/spec/kit.js';
 import type { LoadedMatch } from './loaded-match.js';
+import { NO_MATCHMAKING } from './spec/loaded-matches.js';
 
 const PLAYERS = ['p0', 'p1', 'p2'];
 
@@ -28,6 +29,7 @@ function loadedMatchOf(state: MatchState): LoadedMatch {
       botStrategy: null,
       clientSeed: state.config.deal.clientSeeds[index],
     })),
+    matchmaking: { ...NO_MATCHMAKING },
   };
 }
 

@@ -98,14 +98,21 @@ export class CommandRunner implements OnModuleInit {
    * A new match and its first command, committed together (see MatchesRepository.insert);
    * WaitingCapReached, with nothing written, when the creator already sits in too many WAITING matches.
    */
-  async create(match: NewMatch, empty: LoadedMatch, first: Commit): Promise<LoadedMatch> {
+  async create(match: NewMatch, empty: LoadedMatch, first: Commit, also?: { before: LoadedMatch; commit: Commit }): Promise<LoadedMatch> {
     const seats = seatsAfter(empty, first);
+    const alsoSeats = also ? also.before.seats.map((s) => s.playerId) : [];
     const result = await this.repo.insert(
       match,
       { ...first, botToMove: botToMove(first, seats) },
       seats.map((s) => s.playerId),
+      also ? { commit: also.commit, seats: alsoSeats } : undefined,
     );
     const created = await this.load(match.id, true);
+    if (also) {
+      // A rematch: its offer on the finished match committed in the same transaction.
+      const events = also.commit.events.map((e, i) => ({ ...e, seq: also.commit.lastEventSeq + 1 + i }));
+      await this.afterCommitted(also.before, await this.load(also.before.id, true), events, []);
+    }
     return this.afterCommitted(empty, created, result.events, first.moves);
   }
 

@@ -16,6 +16,7 @@ export function commitStatement(
   events: readonly StoredEvent[],
   botGraceSeconds: number,
   contributed: (guard: Prisma.Sql) => Prisma.Sql[],
+  openMatchTtlSeconds = 0,
 ): Prisma.Sql {
   const guard = Prisma.sql`EXISTS (SELECT 1 FROM cas)`;
   const ctes = [
@@ -27,12 +28,15 @@ export function commitStatement(
     ...(c.roundsStarted.length > 0 ? [roundsStartedCte(c, guard)] : []),
     ...contributed(guard),
   ];
-  const statement = ctes.reduce((sql, cte) => Prisma.sql`${sql}, ${cte}`, Prisma.sql`WITH ${casCte(c, events, botGraceSeconds)}`);
+  const statement = ctes.reduce(
+    (sql, cte) => Prisma.sql`${sql}, ${cte}`,
+    Prisma.sql`WITH ${casCte(c, events, botGraceSeconds, openMatchTtlSeconds)}`,
+  );
   return Prisma.sql`${statement} SELECT "version" FROM cas`;
 }
 
 /** `cas AS (…)`: the compare-and-set on the match row; it returns a row only if it held. */
-function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: number): Prisma.Sql {
+function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: number, openMatchTtlSeconds: number): Prisma.Sql {
   return Prisma.sql`cas AS (
     UPDATE "Match" SET
       "version" = "version" + 1,
@@ -44,6 +48,7 @@ function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: numb
       "lastEventSeq" = "lastEventSeq" + ${events.length}::int,
       "startedAt" = CASE WHEN ${c.started ?? false} THEN now() ELSE "startedAt" END,
       "finishedAt" = CASE WHEN ${c.finished ?? false} THEN now() ELSE "finishedAt" END,
+      ${expiresAtSet(c, openMatchTtlSeconds)},
       "updatedAt" = now()
     WHERE "id" = ${c.matchId}::uuid AND "version" = ${c.expectedVersion}
     RETURNING "version")`;
@@ -105,4 +110,14 @@ function roundsStartedCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
     SELECT ${c.matchId}::uuid, x.number, x.starter
     FROM unnest(${r.map((x) => x.number)}::int[], ${r.map((x) => x.starter)}::int[]) AS x(number, starter)
     WHERE ${guard})`;
+}
+
+/**
+ * A WAITING match expires OPEN_MATCH_TTL_HOURS after its creation or its latest join (due work,
+ * see OpenMatchExpiry); a match no longer WAITING has nothing to expire.
+ */
+function expiresAtSet(c: Commit, openMatchTtlSeconds: number): Prisma.Sql {
+  if (c.status !== 'WAITING') return Prisma.sql`"expiresAt" = NULL`;
+  if (c.restartsExpiry) return Prisma.sql`"expiresAt" = now() + make_interval(secs => ${openMatchTtlSeconds}::float8)`;
+  return Prisma.sql`"expiresAt" = "expiresAt"`;
 }

@@ -1,10 +1,11 @@
 import { ApiError } from '../common/api-error.js';
-import { newMatch } from '../domain/index.js';
+import { newMatch, withRound1Leader } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
 import { dealSourceOf } from './fair-deal-secrets.js';
 import type { Commit, LoadedMatch, NewEvent } from './loaded-match.js';
 import { seatOf } from './match-view.js';
+import { rematchLeaderSeat } from './r24-leader.js';
 
 /*
  * What the seating commands decide, as pure functions of a fresh read of the match: the checks
@@ -19,9 +20,14 @@ export interface Joiner {
   maxWaiting: number;
 }
 
-/** Join: not already seated → WAITING (a started match is full, an ended one not in progress) → a free human seat. */
-export function decideJoin(r: LoadedMatch, joiner: Joiner): Decision {
+/**
+ * Join: not already seated → a private match only by its invite code → WAITING (a started match
+ * is full, an ended one not in progress) → a free human seat.
+ */
+export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' = 'id'): Decision {
   if (seatOf(r, joiner.playerId) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
+  if (r.matchmaking.private && by === 'id')
+    throw new ApiError('FORBIDDEN', 'this match is private: join it with its invite code (joinMatchByInvite)');
   if (r.status !== 'WAITING') {
     throw r.status === 'IN_PROGRESS'
       ? new ApiError('MATCH_FULL', 'every seat is taken')
@@ -42,10 +48,13 @@ export function seatPlayer(r: LoadedMatch, joiner: Joiner, index: number): Commi
   const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
   if (!full) {
     const waitingCap = { playerId: joiner.playerId, max: joiner.maxWaiting };
-    return bareCommit(r, { status: 'WAITING', seatChanges, events: [joined], waitingCap });
+    return bareCommit(r, { status: 'WAITING', seatChanges, events: [joined], waitingCap, restartsExpiry: true });
   }
   const clientSeeds = r.seats.map((s) => (s.index === index ? joiner.clientSeed : s.clientSeed));
-  const config = { seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, deal: dealSourceOf(r, clientSeeds) };
+  const players = r.seats.map((s) => (s.index === index ? joiner.playerId : s.playerId));
+  const base = { seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, deal: dealSourceOf(r, clientSeeds) };
+  // A rematch: round 1 is led by the seat of the previous match's winning scorer, if seated (R24).
+  const config = withRound1Leader(base, rematchLeaderSeat(r, players));
   const { state, events } = newMatch(config);
   const commit = planFromEngine(r, state, events, { leadEvents: [joined, { type: 'MATCH_STARTED', moveSeq: null }], started: true });
   return { ...commit, seatChanges };

@@ -33,6 +33,22 @@ export interface LoadedMatch {
   createdAt: Date;
   winnerTeam: number | null;
   seats: LoadedSeat[];
+  /** finding opponents and rematches (docs/matchmaking.md) */
+  matchmaking: MatchmakingRecord;
+}
+
+/** A match's invitation, visibility and rematch links. */
+export interface MatchmakingRecord {
+  /** never listed; joined by invite code only */
+  private: boolean;
+  /** shown to seated players only; null on matches stored before invitations existed */
+  inviteCode: string | null;
+  /** the FINISHED match this is the rematch of */
+  rematchOfId: string | null;
+  /** this match's rematch, once a player of it asked for one */
+  rematchId: string | null;
+  /** R24: the seat that made the previous match's winning score, and its player (null: a bot) */
+  rematchLeader: { seat: number; playerId: string | null } | null;
 }
 
 export interface FinishedRound {
@@ -53,7 +69,10 @@ export type MatchEventTypeValue =
   | 'TURN_PASSED'
   | 'ROUND_ENDED'
   | 'MATCH_FINISHED'
-  | 'RESIGNED';
+  | 'RESIGNED'
+  // Finding opponents and rematches
+  | 'MATCH_EXPIRED'
+  | 'REMATCH_OFFERED';
 
 /** A stored event, before its match-wide seq is assigned. */
 export interface NewEvent {
@@ -102,6 +121,8 @@ export interface Commit {
   waitingCap?: { playerId: string; max: number };
   /** the seat to move once this holds is a bot: the match becomes due work (see BotsService) */
   botToMove?: boolean;
+  /** a player took a seat and the match stays WAITING: it expires OPEN_MATCH_TTL_HOURS from now */
+  restartsExpiry?: boolean;
 }
 
 export interface CommitResult {
@@ -120,5 +141,12 @@ export class VersionConflict extends Error {
 export class WaitingCapReached extends Error {
   constructor(readonly limit: number) {
     super(`waiting cap ${limit} reached`);
+  }
+}
+
+/** Thrown by the repository when another player's rematch of the same finished match committed first. */
+export class AlreadyRematched extends Error {
+  constructor() {
+    super('already rematched');
   }
 }

@@ -158,6 +158,9 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     currentRound: !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED')),
     winner: loaded.winnerTeam !== null ? (teams[loaded.winnerTeam] ?? null) : null,
     createdAt: loaded.createdAt,
-    ref: { matchId: loaded.id, viewerSeat: mySeat, revealedSecret },
+    private: loaded.matchmaking.private,
+    inviteCode: mySeat !== null ? loaded.matchmaking.inviteCode : null,
+    rematchOfId: loaded.matchmaking.rematchOfId,
+    ref: { matchId: loaded.id, viewerSeat: mySeat, revealedSecret, rematchId: loaded.matchmaking.rematchId },
   };
 }

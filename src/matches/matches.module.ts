@@ -12,6 +12,10 @@ import { MatchesRepository } from './matches.repository.js';
 import { MatchesResolver } from './matches.resolver.js';
 import { MatchesService } from './matches.service.js';
 import { RoundsService } from './rounds.service.js';
+import { MatchmakingRepository } from './matchmaking.repository.js';
+import { MatchmakingResolver } from './matchmaking.resolver.js';
+import { MatchmakingService } from './matchmaking.service.js';
+import { OpenMatchExpiry } from './open-match-expiry.js';
 
 @Module({
   imports: [PlayersModule, RealtimeModule],
@@ -24,6 +28,11 @@ import { RoundsService } from './rounds.service.js';
     RoundsService,
     BotsService,
     MatchesResolver,
+    // Finding opponents and rematches
+    MatchmakingRepository,
+    MatchmakingService,
+    MatchmakingResolver,
+    OpenMatchExpiry,
     { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
     // Told after every commit, in this order: add a listener here.
     commitListeners(BotsService),

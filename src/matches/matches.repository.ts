@@ -2,63 +2,32 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from './stats/stats.writer.js';
-import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
+import type { MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { commitStatement } from './commit-statement.js';
+import { isUniqueViolation, MATCHMAKING_COLUMN } from './match-rows.js';
 import {
+  AlreadyRematched,
   VersionConflict,
   WaitingCapReached,
   type Commit,
   type CommitResult,
   type EventWithMove,
   type FinishedRound,
+  type MatchmakingRecord,
   type LoadedMatch,
   type StoredEvent,
 } from './loaded-match.js';
 
 type Query = <R>(sql: Prisma.Sql) => Promise<R[]>;
 
-export const matchInclude = { seats: { orderBy: { index: 'asc' }, include: { player: { select: { name: true } } } } } as const;
-export type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof matchInclude }>;
-
-export function toRecord(m: MatchWithSeats): LoadedMatch {
-  return {
-    id: m.id,
-    status: m.status,
-    version: m.version,
-    seatCount: m.seatCount,
-    partnerships: m.partnerships,
-    rules: m.rules as unknown as Rules,
-    chainSecret: m.chainSecret,
-    dealCommitment: m.dealCommitment,
-    state: m.state as unknown as MatchState | null,
-    lastEventSeq: m.lastEventSeq,
-    createdAt: m.createdAt,
-    winnerTeam: m.winnerTeam,
-    seats: m.seats.map((s) => ({
-      index: s.index,
-      playerId: s.playerId,
-      playerName: s.player?.name ?? null,
-      team: s.team,
-      isBot: s.isBot,
-      botStrategy: s.botStrategy,
-      clientSeed: s.clientSeed,
-    })),
-  };
+/** A second match's commit made in the same transaction as an insert (a rematch's offer on the finished match). */
+export interface AlsoCommit {
+  commit: Commit;
+  seats: readonly (string | null)[];
 }
 
-/** A unique-key violation, whether Prisma mapped it (P2002) or it came from a raw statement. */
-function isUniqueViolation(e: unknown): boolean {
-  if ((e as { code?: unknown }).code === '23505') return true; // straight from node-postgres (hot path)
-  if (!(e instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (e.code === 'P2002') return true;
-  const meta = e.meta as { code?: string; driverAdapterError?: { cause?: { kind?: string; originalCode?: string } } } | undefined;
-  return (
-    meta?.code === '23505' ||
-    meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation' ||
-    meta?.driverAdapterError?.cause?.originalCode === '23505'
-  );
-}
+export { isUniqueViolation, matchInclude, toRecord, type MatchWithSeats } from './match-rows.js';
 
 /** A match about to be created: its settings and empty seats (the first commit seats the creator). */
 export interface NewMatch {
@@ -72,6 +41,8 @@ export interface NewMatch {
   dealCommitment: string;
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
   teams: number;
+  /** visibility, invitation and rematch links (docs/matchmaking.md) */
+  matchmaking: Omit<MatchmakingRecord, 'rematchId'>;
 }
 
 /** The only place that talks to the database about matches. */
@@ -79,6 +50,8 @@ export interface NewMatch {
 export class MatchesRepository {
   /** How long a fresh bot turn is left to the in-process wake-up before sweepers may take it. */
   private readonly botGraceSeconds: number;
+  /** How long a WAITING match nobody joins stays open (OPEN_MATCH_TTL_HOURS). */
+  private readonly openMatchTtlSeconds: number;
 
   constructor(
     private readonly prisma: PrismaService,
@@ -86,6 +59,7 @@ export class MatchesRepository {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.botGraceSeconds = config.sweep.graceMs / 1000;
+    this.openMatchTtlSeconds = config.openMatchTtlHours * 3600;
   }
 
   /**
@@ -106,7 +80,7 @@ export class MatchesRepository {
   async find(id: string): Promise<LoadedMatch | null> {
     const rows = await this.prisma.poolQuery<Omit<LoadedMatch, 'seats'> & { seats: LoadedMatch['seats'] }>(Prisma.sql`
       SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam",
+             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN},
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
                        'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
@@ -123,22 +97,34 @@ export class MatchesRepository {
    * in. A first commit with a `waitingCap` (the match stays WAITING) is counted against it as
    * commit() does: WaitingCapReached, with nothing written, when over the cap.
    */
-  async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
+  async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[], also?: AlsoCommit): Promise<CommitResult> {
     return this.prisma.transaction(async (query) => {
       if (first.waitingCap) await this.holdWaitingCap(query, first.waitingCap.playerId, first.waitingCap.max);
       const s = m.seats;
-      await query(Prisma.sql`
+      const mm = m.matchmaking;
+      try {
+        await query(Prisma.sql`
         WITH new_match AS (
-          INSERT INTO "Match" ("id", "seatCount", "partnerships", "rules", "chainSecret", "dealCommitment", "createdById", "createdAt", "updatedAt")
+          INSERT INTO "Match" ("id", "seatCount", "partnerships", "rules", "chainSecret", "dealCommitment", "createdById", "createdAt", "updatedAt",
+                               "private", "inviteCode", "rematchOfId", "rematchLeaderSeat", "rematchLeaderId")
           VALUES (${m.id}::uuid, ${m.seatCount}, ${m.partnerships}, ${JSON.stringify(m.rules)}::jsonb, ${m.chainSecret}, ${m.dealCommitment},
-                  ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')),
+                  ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
+                  ${mm.private}, ${mm.inviteCode}, ${mm.rematchOfId}::uuid, ${mm.rematchLeader?.seat ?? null}::int, ${mm.rematchLeader?.playerId ?? null}::uuid)),
         new_seats AS (
           INSERT INTO "Seat" ("matchId", "index", "playerId", "team", "isBot", "botStrategy", "clientSeed")
           SELECT ${m.id}::uuid, x.idx, NULL, x.team, x.bot, x.strategy, x.client_seed
           FROM unnest(${s.map((x) => x.index)}::int[], ${s.map((x) => x.team)}::int[], ${s.map((x) => x.isBot)}::boolean[],
                       ${s.map((x) => x.botStrategy)}::text[], ${s.map((x) => x.clientSeed)}::text[]) AS x(idx, team, bot, strategy, client_seed))
         INSERT INTO "Team" ("matchId", "index") SELECT ${m.id}::uuid, generate_series(0, ${m.teams - 1}::int)`);
-      return this.commitWith(query, first, seats);
+      } catch (e) {
+        // Another player's rematch of the same match committed first (Match.rematchOfId is unique).
+        if (mm.rematchOfId !== null && isUniqueViolation(e)) throw new AlreadyRematched();
+        throw e;
+      }
+      const result = await this.commitWith(query, first, seats);
+      // A rematch's REMATCH_OFFERED on the finished match commits with it, or neither does.
+      if (also) await this.commitWith(query, also.commit, also.seats);
+      return result;
     });
   }
 
@@ -201,7 +187,7 @@ export class MatchesRepository {
     const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));
     try {
       // History index and player stats move with the commit, never apart from it.
-      const statement = commitStatement(c, events, this.botGraceSeconds, (guard) => this.stats.ctes(c, seats, guard));
+      const statement = commitStatement(c, events, this.botGraceSeconds, (guard) => this.stats.ctes(c, seats, guard), this.openMatchTtlSeconds);
       const rows = await query<{ version: number }>(statement);
       if (rows.length === 0) throw new VersionConflict();
       return { version: c.expectedVersion + 1, events };

@@ -1,19 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/api-error.js';
 import { clientMoveId as validClientMoveId } from '../common/validate.js';
-import { resolveRules, teamsFor, validateSetup, type Action, type Rules } from '../domain/index.js';
+import { resolveRules, validateSetup, type Action, type Rules } from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
 import { engineBotStrategy } from './bot-strategy.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
 import { decideResign, decideServerMove, decideTurn } from './decide-turn.js';
-import { clientSeedOrRandom, newDealChain, randomClientSeed } from './fair-deal-secrets.js';
+import { clientSeedOrRandom, randomClientSeed } from './fair-deal-secrets.js';
+import { newMatchFrom, settingsFor } from './match-settings.js';
 import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
 import { matchModel } from './match-view.js';
-import { MatchesRepository, type NewMatch } from './matches.repository.js';
+import { MatchesRepository } from './matches.repository.js';
 import { BotStrategy } from './models/enums.js';
 import type { Match } from './models/match.model.js';
 
@@ -46,38 +46,10 @@ export class MatchesService {
     const problems = validateSetup(seats, partnerships, rules);
     if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
-    const teamOf = new Map<number, number>();
-    teamsFor(seats, partnerships).forEach((ss, team) => ss.forEach((s) => teamOf.set(s, team)));
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
     const creatorSeed = clientSeedOrRandom(input.clientSeed);
-    const match: NewMatch = {
-      id: randomUUID(),
-      createdById: player.id,
-      seatCount: seats,
-      partnerships,
-      rules,
-      ...newDealChain(),
-      teams: teamsFor(seats, partnerships).length,
-      seats: Array.from({ length: seats }, (_, index) => {
-        const isBot = index >= seats - bots;
-        return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? strategy : null, clientSeed: randomClientSeed() };
-      }),
-    };
-    const empty: LoadedMatch = {
-      id: match.id,
-      seatCount: seats,
-      partnerships,
-      rules,
-      chainSecret: match.chainSecret,
-      dealCommitment: match.dealCommitment,
-      status: 'WAITING',
-      version: 0,
-      state: null,
-      lastEventSeq: 0,
-      createdAt: new Date(),
-      winnerTeam: null,
-      seats: match.seats.map((s) => ({ ...s, playerId: null, playerName: null })),
-    };
+    const settings = settingsFor({ seats, partnerships, bots, botStrategy: strategy, rules, private: input.private ?? false });
+    const { match, empty } = newMatchFrom(settings, player.id);
     // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
     const first = seatPlayer(empty, { playerId: player.id, clientSeed: creatorSeed, maxWaiting: this.maxWaiting }, 0);
     const created = await this.capped(() => this.runner.create(match, empty, first));

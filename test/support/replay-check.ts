@@ -27,7 +27,10 @@ export async function storedMoves(prisma: PrismaService, matchId: string): Promi
     count: r.count,
   }));
   const deal = { matchId, clientSeeds: m.seats.map((s) => s.clientSeed), anchor: { round: DEAL_CHAIN_LENGTH, secret: m.chainSecret } };
-  return { config: { seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, deal }, moves };
+  // A rematch's round 1 may have been led by the previous winning scorer (R24): part of the config.
+  const round1Leader = (m.state as unknown as MatchState | null)?.config.round1Leader;
+  const config = { seats: m.seatCount, partnerships: m.partnerships, rules: m.rules as unknown as Rules, deal };
+  return { config: round1Leader === undefined ? config : { ...config, round1Leader }, moves };
 }
 
 /**

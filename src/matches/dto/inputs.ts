@@ -50,6 +50,14 @@ export class CreateMatchInput {
     description: 'The creator\'s client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
   })
   clientSeed?: string | null;
+
+  // ── Finding opponents (docs/matchmaking.md) ──
+  @Field(() => Boolean, {
+    nullable: true,
+    defaultValue: false,
+    description: 'Never listed (openMatches, matches); others join only with its invite code (Match.inviteCode, joinMatchByInvite).',
+  })
+  private?: boolean | null;
 }
 
 @InputType({ description: 'A tile named by its halves, in either order.' })

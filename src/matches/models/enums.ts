@@ -49,6 +49,8 @@ export enum RoundEnd {
   BLOCKED = 'BLOCKED',
   MATCH_WON = 'MATCH_WON',
   RESIGNED = 'RESIGNED',
+  MATCH_EXPIRED = 'MATCH_EXPIRED',
+  REMATCH_OFFERED = 'REMATCH_OFFERED',
 }
 export enum MoveType {
   PLAY = 'PLAY',
@@ -67,6 +69,8 @@ export enum MatchEventType {
   ROUND_ENDED = 'ROUND_ENDED',
   MATCH_FINISHED = 'MATCH_FINISHED',
   RESIGNED = 'RESIGNED',
+  MATCH_EXPIRED = 'MATCH_EXPIRED',
+  REMATCH_OFFERED = 'REMATCH_OFFERED',
 }
 export enum BotStrategy {
   RANDOM = 'RANDOM',
@@ -140,7 +144,7 @@ registerEnumType(MatchStatus, {
     WAITING: { description: 'Seats are still free.' },
     IN_PROGRESS: { description: 'Being played.' },
     FINISHED: { description: 'A side reached the target (or the others resigned).' },
-    ABANDONED: { description: 'Every player left before the start.' },
+    ABANDONED: { description: 'Every player left before the start, or nobody joined in time (MATCH_EXPIRED).' },
   },
 });
 registerEnumType(RoundStatus, {
@@ -174,8 +178,12 @@ registerEnumType(MatchEventType, {
     TILE_DRAWN: { description: "A DRAW move (another seat's draw shows no tile)." },
     TURN_PASSED: { description: 'A PASS move, recorded by the server.' },
     ROUND_ENDED: { description: 'A round ended (domino, block, or a play that won the match).' },
-    MATCH_FINISHED: { description: 'The match is over: FINISHED, with a winner. The last event of a match.' },
+    MATCH_FINISHED: { description: 'The match is over: FINISHED, with a winner. The last event of its play (REMATCH_OFFERED may follow).' },
     RESIGNED: { description: 'A player resigned; MATCH_FINISHED follows.' },
+    MATCH_EXPIRED: { description: 'Nobody joined the WAITING match within OPEN_MATCH_TTL_HOURS: it is ABANDONED. Its last event.' },
+    REMATCH_OFFERED: {
+      description: 'A player of this FINISHED match created its rematch (Match.rematch says where); the others may join it with rematch(matchId).',
+    },
   },
 });
 registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });

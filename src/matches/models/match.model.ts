@@ -48,6 +48,8 @@ export interface MatchRef {
   viewerSeat: number | null;
   /** hex S_r of a round that is over (docs/fair-deals.md), null for one still live */
   revealedSecret: (round: number, finished: boolean) => string | null;
+  /** the match's rematch, resolved on demand (Match.rematch) */
+  rematchId: string | null;
 }
 
 @ObjectType({ description: 'A match, as the caller may see it: own hand only; the boneyard never.' })
@@ -86,6 +88,18 @@ export class Match {
   @Field({ description: 'When the match was created.' })
   createdAt!: Date;
 
+  // ── Finding opponents and rematches (docs/matchmaking.md) ──
+  @Field({ description: 'Never listed (openMatches, matches); joined only with its invite code (joinMatchByInvite).' })
+  private!: boolean;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Pass it to joinMatchByInvite to take a free seat: shown to the seated players only (null for everyone else). Works on public matches too.',
+  })
+  inviteCode!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The FINISHED match this one is the rematch of.' })
+  rematchOfId!: string | null;
+
   /** rounds are resolved on demand (Match.rounds field resolver). */
   ref!: MatchRef;
 }
@@ -96,7 +110,7 @@ export class MatchEvent {
   seq!: number;
   @Field({
     description:
-      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED or RESIGNED. A String because the published contract fixes it so; kind is the same value as an enum.',
+      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED, RESIGNED, MATCH_EXPIRED or REMATCH_OFFERED. A String because the published contract fixes it so; kind is the same value as an enum.',
   })
   type!: string;
   @Field(() => MatchEventType, { description: 'What happened: the value of type, as an enum (for clients that generate types from the schema).' })

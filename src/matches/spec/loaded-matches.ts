@@ -6,6 +6,9 @@ import type { LoadedMatch, LoadedSeat } from '../loaded-match.js';
 
 export const MATCH_ID = '00000000-0000-4000-8000-000000000001';
 
+/** A public match that is no rematch. */
+export const NO_MATCHMAKING = { private: false, inviteCode: 'CODE', rematchOfId: null, rematchId: null, rematchLeader: null } as const;
+
 export function seat(index: number, playerId: string | null, extra: Partial<LoadedSeat> = {}): LoadedSeat {
   return { index, playerId, playerName: playerId, team: index, isBot: false, botStrategy: null, clientSeed: `seed-${index}`, ...extra };
 }
@@ -26,6 +29,7 @@ export function waitingMatch(seats: readonly (string | null | 'bot')[], extra: P
     createdAt: new Date(0),
     winnerTeam: null,
     seats: seats.map((p, i) => (p === 'bot' ? seat(i, null, { isBot: true, botStrategy: 'greedy' }) : seat(i, p))),
+    matchmaking: { ...NO_MATCHMAKING },
     ...extra,
   };
 }
@@ -46,6 +50,7 @@ export function loadedMatchOf(state: MatchState, version: number, lastEventSeq: 
     createdAt: new Date(0),
     winnerTeam: null,
     seats: players.map((p, i) => ({ ...seat(i, p), team: state.teamOfSeat[i] })),
+    matchmaking: { ...NO_MATCHMAKING },
   };
 }
 

@@ -1,0 +1,118 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { teamsFor, type Rules } from '../domain/index.js';
+import { newDealChain, randomClientSeed } from './fair-deal-secrets.js';
+import type { MatchmakingRecord, LoadedMatch } from './loaded-match.js';
+import type { NewMatch } from './matches.repository.js';
+
+/**
+ * Everything that makes two matches "the same game": what createMatch sets, and what a rematch
+ * copies from the finished match. One object, so a new setting is added in one place and every
+ * rematch carries it.
+ */
+export interface MatchSettings {
+  seatCount: number;
+  partnerships: boolean;
+  rules: Rules;
+  private: boolean;
+  /** every seat's team and bot (with its strategy); players are not settings */
+  seats: { index: number; team: number; isBot: boolean; botStrategy: string | null }[];
+}
+
+/** The settings of a createMatch: bots take the last seats. */
+export function settingsFor(input: {
+  seats: number;
+  partnerships: boolean;
+  bots: number;
+  botStrategy: string;
+  rules: Rules;
+  private: boolean;
+}): MatchSettings {
+  const teamOf = new Map<number, number>();
+  teamsFor(input.seats, input.partnerships).forEach((ss, team) => ss.forEach((s) => teamOf.set(s, team)));
+  return {
+    seatCount: input.seats,
+    partnerships: input.partnerships,
+    rules: input.rules,
+    private: input.private,
+    seats: Array.from({ length: input.seats }, (_, index) => {
+      const isBot = index >= input.seats - input.bots;
+      return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? input.botStrategy : null };
+    }),
+  };
+}
+
+/** A rematch's settings: a copy of the finished match's, every one of them. */
+export function settingsOf(r: LoadedMatch): MatchSettings {
+  return {
+    seatCount: r.seatCount,
+    partnerships: r.partnerships,
+    rules: r.rules,
+    private: r.matchmaking.private,
+    seats: r.seats.map((s) => ({ index: s.index, team: s.team, isBot: s.isBot, botStrategy: s.botStrategy })),
+  };
+}
+
+/** Crockford's base32: no I, L, O, U, so a code read aloud or retyped is not misread. */
+const BASE32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/** 16 base32 characters, 80 bits from the OS's CSPRNG: unguessable, short enough to paste. */
+export function newInviteCode(): string {
+  const bytes = randomBytes(10);
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const b of bytes) {
+    value = (value << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      out += BASE32[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out;
+}
+
+/** An invite code as a person may type it: case and separators do not matter. */
+export function normalizeInviteCode(code: string): string {
+  return code.toUpperCase().replace(/[\s-]/g, '');
+}
+
+/**
+ * A new match of these settings, not yet stored: its rows (fresh id, deal chain, invite code and
+ * bots' client seeds) and the empty record its first command decides on.
+ */
+export function newMatchFrom(
+  settings: MatchSettings,
+  createdById: string,
+  links: Pick<MatchmakingRecord, 'rematchOfId' | 'rematchLeader'> = { rematchOfId: null, rematchLeader: null },
+): { match: NewMatch; empty: LoadedMatch } {
+  const matchmaking = { private: settings.private, inviteCode: newInviteCode(), ...links };
+  const match: NewMatch = {
+    id: randomUUID(),
+    createdById,
+    seatCount: settings.seatCount,
+    partnerships: settings.partnerships,
+    rules: settings.rules,
+    ...newDealChain(),
+    teams: teamsFor(settings.seatCount, settings.partnerships).length,
+    seats: settings.seats.map((s) => ({ ...s, clientSeed: randomClientSeed() })),
+    matchmaking,
+  };
+  const empty: LoadedMatch = {
+    id: match.id,
+    seatCount: match.seatCount,
+    partnerships: match.partnerships,
+    rules: match.rules,
+    chainSecret: match.chainSecret,
+    dealCommitment: match.dealCommitment,
+    status: 'WAITING',
+    version: 0,
+    state: null,
+    lastEventSeq: 0,
+    createdAt: new Date(),
+    winnerTeam: null,
+    seats: match.seats.map((s) => ({ ...s, playerId: null, playerName: null })),
+    matchmaking: { ...matchmaking, rematchId: null },
+  };
+  return { match, empty };
+}

@@ -1,0 +1,65 @@
+import { UseGuards } from '@nestjs/common';
+import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { MatchConnection } from '../history/history.models.js';
+import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import type { Player } from '../players/models/player.model.js';
+import { RateLimited } from '../rate-limits/rate-limit.guard.js';
+import { MatchmakingService } from './matchmaking.service.js';
+import { Match } from './models/match.model.js';
+
+const CLIENT_SEED = {
+  type: () => String,
+  nullable: true,
+  description: 'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
+} as const;
+
+/** Finding opponents and rematches (docs/matchmaking.md). Thin, as every resolver. */
+@Resolver(() => Match)
+export class MatchmakingResolver {
+  constructor(private readonly matchmaking: MatchmakingService) {}
+
+  @Query(() => MatchConnection, {
+    description: 'Public WAITING matches with a free seat, oldest first, with their rules: pick one and joinMatch it.',
+  })
+  openMatches(
+    @CurrentPlayer() viewer: Player | null,
+    @Args('first', { type: () => Int, nullable: true, description: '1..100, default 20.' }) first?: number | null,
+    @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' }) after?: string | null,
+  ): Promise<MatchConnection> {
+    return this.matchmaking.openMatches(viewer, { first, after });
+  }
+
+  @Mutation(() => Match, {
+    description:
+      'Takes the next free seat of the match with this invite code (Match.inviteCode, shown to its players), private or not. NOT_FOUND for an unknown code; a match no longer WAITING or with no free seat answers as joinMatch does.',
+  })
+  @UseGuards(AuthGuard)
+  @RateLimited('createMatch')
+  joinMatchByInvite(
+    @Args('code', { type: () => String, description: 'Case and dashes do not matter.' }) code: string,
+    @CurrentPlayer() player: Player,
+    @Args('clientSeed', CLIENT_SEED) clientSeed?: string | null,
+  ): Promise<Match> {
+    return this.matchmaking.joinByInvite(player, code, clientSeed);
+  }
+
+  @Mutation(() => Match, {
+    name: 'rematch',
+    description:
+      "Asks for a rematch of a FINISHED match the caller played in: the first player to ask creates it (same seats, partnerships, bots, rules; REMATCH_OFFERED on the finished match's feed), later ones join it, in their old seat when it is free. Round 1 is led by the seat of the player who made the winning score (R24), if they sit in it.",
+  })
+  @UseGuards(AuthGuard)
+  @RateLimited('createMatch')
+  requestRematch(
+    @Args('matchId', { type: () => ID }) matchId: string,
+    @CurrentPlayer() player: Player,
+    @Args('clientSeed', CLIENT_SEED) clientSeed?: string | null,
+  ): Promise<Match> {
+    return this.matchmaking.rematch(player, matchId, clientSeed);
+  }
+
+  @ResolveField('rematch', () => Match, { nullable: true, description: 'The rematch of this match, once a player asked for one (rematch).' })
+  rematchOfThis(@Parent() match: Match, @CurrentPlayer() viewer: Player | null): Promise<Match | null> | null {
+    return match.ref.rematchId ? this.matchmaking.find(match.ref.rematchId, viewer) : null;
+  }
+}
