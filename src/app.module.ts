@@ -18,7 +18,9 @@ import { LimitsModule } from './limits/limits.module.js';
 import { QueryLimits } from './limits/query-limits.js';
 import { WsConnections } from './limits/ws-connections.js';
 import { MatchesModule } from './matches/matches.module.js';
+import { commandTimingPlugin } from './metrics/command-timing.plugin.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 import { SocketSessions } from './players/socket-sessions.js';
@@ -68,7 +70,7 @@ export class AppModule {
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule, RealtimeModule, LimitsModule],
-          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, ModuleRef],
+          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, ModuleRef, MetricsService],
           useFactory: (
             players: PlayersService,
             keepAlive: WsKeepAlive,
@@ -77,6 +79,7 @@ export class AppModule {
             queries: QueryLimits,
             connections: WsConnections,
             modules: ModuleRef,
+            metrics: MetricsService,
           ) => {
             const transport: TransportDeps = { players, keepAlive, limits, sockets, connections };
             return {
@@ -96,6 +99,7 @@ export class AppModule {
               plugins: [
                 ApolloServerPluginCacheControlDisabled(),
                 queries.apolloPlugin() as never,
+                commandTimingPlugin(metrics) as never,
                 ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : []),
               ],
               includeStacktraceInErrorResponses: false,
@@ -112,7 +116,11 @@ export class AppModule {
                   beforeSubscribe: graphqlWsOnSubscribe(transport),
                 }),
               },
-              formatError: formatError((err) => logger.error(err), queries),
+              formatError: formatError(
+                (err) => logger.error(err),
+                queries,
+                (code) => metrics.graphqlError(code),
+              ),
             };
           },
         }),

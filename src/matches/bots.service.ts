@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { BOT_STRATEGIES, botSeed, viewFor, type Action } from '../domain/index.js';
-import type { DueWorkKind } from '../due-work/due-work-kind.js';
+import type { DueItem, DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import type { MatchRecord } from './match-record.js';
 import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
@@ -44,7 +44,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind {
     void this.run(matchId);
   }
 
-  claim(limit: number, leaseMs: number): Promise<string[]> {
+  claim(limit: number, leaseMs: number): Promise<DueItem[]> {
     return this.repo.claimDueBotTurns(limit, leaseMs);
   }
 
