@@ -29,6 +29,7 @@ import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
+import { BenchFloorModule } from './bench-floor/bench-floor.module.js';
 import { BoardModule } from './board/board.module.js';
 import { graphqlIdePlugin } from './web/graphql-ide.js';
 import { WebModule } from './web/web.module.js';
@@ -67,6 +68,7 @@ export class AppModule {
         MetricsModule,
         BoardModule,
         WebModule,
+        ...(config.benchFloor ? [BenchFloorModule] : []),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule, RealtimeModule, LimitsModule],
