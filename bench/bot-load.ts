@@ -83,7 +83,8 @@ class Filler {
 
   private kick(): void {
     this.busy = this.busy.then(async () => {
-      if (this.stopped) return;
+      // myTurns may speak before createMatch has answered: nothing to play yet.
+      if (this.stopped || !this.matchId) return;
       const live = await playWhileMyTurn(this.url, this.matchId, this.token, () => this.turns++);
       if (!live && !this.stopped) await this.newMatch();
     });

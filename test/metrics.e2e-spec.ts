@@ -63,4 +63,10 @@ describe('GET /metrics (Prometheus text)', () => {
     expect(s.some((x) => x.name === 'dominoes_open_subscriptions')).toBe(true);
     expect(s.some((x) => x.name === 'dominoes_open_sockets')).toBe(true);
   });
+
+  it('has no bench-only floor mutation unless BENCH_FLOOR=true', async () => {
+    const me = await app.player();
+    const { body } = await me.raw('mutation { benchFloor(matchId: "00000000-0000-4000-8000-000000000000", seq: 1) { seq } }');
+    expect(body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
 });

@@ -14,6 +14,8 @@ export interface Tails {
   poolWaitP99Ms: number;
   gcMs: number;
   gcCount: number;
+  connectionsOpened: number;
+  poolWaitsOver1Ms: number;
   serverPlayTileP99Ms: number;
   seconds: number;
 }
@@ -33,6 +35,8 @@ export async function tailsEnd(url: string, start: { samples: Sample[]; t0: numb
     poolWaitP99Ms: quantileBetween(before, after, 'dominoes_db_pool_wait_seconds', 0.99) * 1000,
     gcMs: growth(before, after, 'nodejs_gc_duration_seconds_sum') * 1000,
     gcCount: growth(before, after, 'nodejs_gc_duration_seconds_count'),
+    connectionsOpened: growth(before, after, 'dominoes_db_pool_connections_opened_total'),
+    poolWaitsOver1Ms: waits - growth(before, after, 'dominoes_db_pool_wait_seconds_bucket', { le: '0.001' }),
     serverPlayTileP99Ms: quantileBetween(before, after, 'dominoes_command_duration_seconds', 0.99, { command: 'playTile' }) * 1000,
     seconds: (performance.now() - start.t0) / 1000,
   };
@@ -41,7 +45,7 @@ export async function tailsEnd(url: string, start: { samples: Sample[]; t0: numb
 export function describeTails(t: Tails): string {
   return (
     `server side: event-loop delay p99 ${fmt(t.eventLoopP99Ms, 1)} ms, max ${fmt(t.eventLoopMaxMs, 1)} ms; ` +
-    `pool wait mean ${fmt(t.poolWaitMeanMs, 3)} ms, p99 ≤ ${fmt(t.poolWaitP99Ms, 2)} ms; ` +
+    `pool wait mean ${fmt(t.poolWaitMeanMs, 3)} ms, p99 ≤ ${fmt(t.poolWaitP99Ms, 2)} ms, ${fmt(t.poolWaitsOver1Ms, 0)} waits over 1 ms, ${fmt(t.connectionsOpened, 0)} connections opened; ` +
     `GC ${fmt(t.gcCount, 0)} pauses, ${fmt(t.gcMs, 0)} ms in ${fmt(t.seconds, 1)} s (${fmt(t.gcMs / 10 / t.seconds, 1)} % of the time); ` +
     `playTile p99 ≤ ${fmt(t.serverPlayTileP99Ms, 1)} ms (histogram bucket)`
   );

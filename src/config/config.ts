@@ -85,7 +85,7 @@ export type AppConfig = {
   pubsub: 'memory' | 'postgres';
   dbPoolSize: number;
   wsKeepAliveMs: number;
-  /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
+  /** serves GET /metrics (Prometheus text) and counts SQL statements; off by default */
   metrics: boolean;
   /** bench only: registers the floor mutation bench:moves compares a move with */
   benchFloor: boolean;

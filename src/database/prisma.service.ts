@@ -20,6 +20,8 @@ import { timePoolWaits } from './pool-waits.js';
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   /** SQL statements sent so far; counted only with METRICS=true (benchmarks read it). */
   statements = 0;
+  /** Connections the pool has opened so far (a new one costs a backend start: a tail, under load). */
+  private opened = 0;
   private readonly pool: pg.Pool;
   private readonly counting: boolean;
 
@@ -41,15 +43,16 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
     });
     this.pool = pool;
+    pool.on('connect', () => this.opened++);
     this.counting = config.metrics;
     if (metrics?.enabled) timePoolWaits(pool, (s) => metrics.poolWait(s));
     if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
   }
 
   /** The pool's connections now (GET /metrics). */
-  poolStats(): { max: number; total: number; idle: number; waiting: number } {
+  poolStats(): { max: number; total: number; idle: number; waiting: number; opened: number } {
     const p = this.pool;
-    return { max: p.options.max ?? 10, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount };
+    return { max: p.options.max ?? 10, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, opened: this.opened };
   }
 
   async hot<T>(sql: Prisma.Sql): Promise<T[]> {

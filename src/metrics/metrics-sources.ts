@@ -27,6 +27,7 @@ export class MetricsSources implements OnModuleInit {
     m.gauge('dominoes_db_pool_max', 'Largest size of the PostgreSQL pool (DB_POOL_SIZE).', () => this.prisma.poolStats().max);
     m.gauge('dominoes_db_pool_connections', 'PostgreSQL connections open in the pool, busy or idle.', () => this.prisma.poolStats().total);
     m.gauge('dominoes_db_pool_idle', 'Idle PostgreSQL connections in the pool.', () => this.prisma.poolStats().idle);
+    m.counter('dominoes_db_pool_connections_opened_total', 'PostgreSQL connections the pool has opened.', () => this.prisma.poolStats().opened);
     m.gauge('dominoes_db_pool_waiting', 'Statements waiting for a free pooled connection right now.', () => this.prisma.poolStats().waiting);
   }
 }
