@@ -11,9 +11,9 @@
  * elsewhere on the machine hits both sides alike.
  *
  * The stack's floor (bench/support/floor.ts): the same clients drive a minimal authenticated
- * mutation doing one INSERT through the same server, right after the service phase. `floor ratio`
- * = move mutations/s ÷ floor mutations/s (a move iteration also reads the view first, as any
- * client must); `command ÷ floor latency` compares one command with one floor mutation alone.
+ * mutation doing one INSERT through the same server, right after the service phase, each after a
+ * minimal authenticated read as each move follows a view read. `floor ratio` = move mutations/s ÷
+ * floor mutations/s; `command ÷ floor latency` compares one command with one floor mutation alone.
  * Tails (bench/support/tails.ts): the server's event-loop delay, pool waits and GC during the
  * service phase, from its GET /metrics. The last line is `BENCH_RESULT {json}` (npm run bench).
  */
