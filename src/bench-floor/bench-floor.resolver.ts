@@ -6,7 +6,7 @@ import { AuthGuard, CurrentPlayer } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';
 
-/** The table bench:moves creates for it (see bench/moves.ts): shaped like "Move", with the same keys. */
+/** The table bench:moves creates for it (bench/support/floor.ts): shaped like "Move", with the same keys. */
 export const BENCH_FLOOR_TABLE = `
   CREATE TABLE IF NOT EXISTS bench_floor_move (
     match_id uuid NOT NULL, seq int NOT NULL, round int NOT NULL, seat int NOT NULL, type text NOT NULL,
