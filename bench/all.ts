@@ -80,10 +80,10 @@ async function main(): Promise<void> {
     }
   }
   console.log('\n── summary ──');
-  console.log(`${'bench'.padEnd(14)}${'figure'.padEnd(28)}${'goal'.padStart(10)}${'now'.padStart(12)}${'ratio'.padStart(8)}  holds`);
+  console.log(`${'bench'.padEnd(14)}${'figure'.padEnd(36)}${'goal'.padStart(10)}${'now'.padStart(12)}${'ratio'.padStart(8)}  holds`);
   for (const r of rows)
     console.log(
-      `${r.bench.padEnd(14)}${r.figure.padEnd(28)}${r.goal.padStart(10)}${digits(r.now).padStart(12)}${(r.ratio === null ? '' : r.ratio.toFixed(2)).padStart(8)}  ${r.holds === null ? '' : r.holds ? 'yes' : 'NO'}`,
+      `${r.bench.padEnd(14)}${r.figure.padEnd(36)}${r.goal.padStart(10)}${digits(r.now).padStart(12)}${(r.ratio === null ? '' : r.ratio.toFixed(2)).padStart(8)}  ${r.holds === null ? '' : r.holds ? 'yes' : 'NO'}`,
     );
   const out = { at: new Date().toISOString(), cores: availableParallelism(), loadAverage1m: loadavg()[0], rows };
   await writeFile('bench-results.json', JSON.stringify(out, null, 2) + '\n');
