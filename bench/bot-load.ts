@@ -11,6 +11,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, percentile, startServerProcess } from './support/harness.js';
+import { report } from './support/result.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const BOTS = Number(process.env.BENCH_BOTS ?? 8);
@@ -82,7 +83,8 @@ class Filler {
 
   private kick(): void {
     this.busy = this.busy.then(async () => {
-      if (this.stopped) return;
+      // myTurns may speak before createMatch has answered: nothing to play yet.
+      if (this.stopped || !this.matchId) return;
       const live = await playWhileMyTurn(this.url, this.matchId, this.token, () => this.turns++);
       if (!live && !this.stopped) await this.newMatch();
     });
@@ -141,6 +143,10 @@ async function main(): Promise<void> {
       `playTile p99 with ${BOTS} EXPERT bots playing ÷ alone: ${fmt(percentile(expert.plays, 99) / percentile(alone, 99), 2)}; ` +
         `÷ with ${BOTS} GREEDY bots (same commands, no search): ${fmt(percentile(expert.plays, 99) / percentile(greedy.plays, 99), 2)}`,
     );
+    report({
+      expertLoadP99Ratio: percentile(expert.plays, 99) / percentile(alone, 99),
+      greedyLoadP99Ratio: percentile(greedy.plays, 99) / percentile(alone, 99),
+    });
     console.log(`  ${line('alone', alone)}  |  ${line(`${BOTS} GREEDY bots`, greedy.plays)}  |  ${line(`${BOTS} EXPERT bots`, expert.plays)}`);
     console.log(
       `  the bots' matches meanwhile: ${fmt(greedy.turnsPerSecond, 1)} (GREEDY) and ${fmt(expert.turnsPerSecond, 1)} (EXPERT) filler turns/s, each answered by a bot move`,

@@ -14,6 +14,7 @@ import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DEFAULT_SEARCH_NODES, SEARCH_TIME_SHARE, type BotStrategy } from '../src/domain/index.js';
 import { runPairing, type PairingResult, type PairingTask } from './bots/duplicate.js';
+import { report } from './support/result.js';
 
 const DEALS = Number(process.env.BENCH_DEALS ?? 1000);
 const PAIRINGS = (process.env.BENCH_PAIRINGS ?? 'EXPERT:GREEDY,DEFENSIVE:GREEDY').split(',').map((p) => p.split(':') as [string, string]);
@@ -93,6 +94,8 @@ async function pairing(a: string, b: string, partnerships: boolean): Promise<voi
       `choices among 2+ plays: ${choiceMs.length}, p50 ${ms(percentile(choiceMs, 0.5))} ms p99 ${ms(percentile(choiceMs, 0.99))} ms; ` +
       `${((performance.now() - started) / 1000).toFixed(0)} s on ${WORKERS} workers`,
   );
+  const name = `${a.toLowerCase()}Vs${b[0]}${b.slice(1).toLowerCase()}${partnerships ? 'Partners' : ''}`;
+  report({ [`${name}WinRate`]: mean, [`${name}MoveP99Ms`]: percentile(moveMs, 0.99) });
   // With one worker the process's CPU clock is that worker's: what a move costs without the waits.
   if (WORKERS === 1)
     console.log(

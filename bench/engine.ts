@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { apply, canDraw, chainSecret, DEAL_CHAIN_LENGTH, dealRound, legalMoves, newMatch, resolveRules } from '../src/domain/index.js';
 import type { DealSource, MatchState } from '../src/domain/index.js';
+import { report } from './support/result.js';
 
 /** A cheap seeded policy RNG (xorshift32): the bench measures the engine, not the policy. */
 function policyRng(seed: number): () => number {
@@ -153,3 +154,4 @@ console.log(`fair deal (HMAC stream + shuffle): ${Math.round(dealsPerSec)} deals
 console.log(`hash-chain walk S_N → S_1 (once per match and process): ${chainWalkMs(20).toFixed(2)} ms`);
 console.log(`one 4-player round costs ${(dealsPerSec / round4).toFixed(1)} deals`);
 console.log(`one 2-player round costs ${(dealsPerSec / round2).toFixed(1)} deals`);
+report({ rounds4PerSec: round4, rounds2PerSec: round2, dealsPerSec, usPerMove4: (four.elapsed * 1000) / four.moves });

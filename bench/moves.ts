@@ -9,10 +9,20 @@
  * the round-ending commands alone, which write the most), SQL statements per move, and service ÷
  * baseline. Baseline runs before and after the service phase and is averaged, so load from
  * elsewhere on the machine hits both sides alike.
+ *
+ * The stack's floor (bench/support/floor.ts): the same clients drive a minimal authenticated
+ * mutation doing one INSERT through the same server, right after the service phase, each after a
+ * minimal authenticated read as each move follows a view read. `floor ratio` = move mutations/s ÷
+ * floor mutations/s; `command ÷ floor latency` compares one command with one floor mutation alone.
+ * Tails (bench/support/tails.ts): the server's event-loop delay, pool waits and GC during the
+ * service phase, from its GET /metrics. The last line is `BENCH_RESULT {json}` (npm run bench).
  */
 import pg from 'pg';
 import { REGISTER } from './support/operations.js';
+import { createFloorTable, runFloor } from './support/floor.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
+import { report } from './support/result.js';
+import { describeTails, tailsEnd, tailsStart, type Tails } from './support/tails.js';
 
 const SERVICE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const BASELINE_SECONDS = SERVICE_SECONDS / 2;
@@ -78,7 +88,7 @@ async function serviceClient(url: string, until: number, phase: Phase, id: numbe
   }
 }
 
-async function runService(url: string, clients: number): Promise<Phase & { sqlPerMove: number }> {
+async function runService(url: string, clients: number): Promise<Phase & { sqlPerMove: number; tails: Tails }> {
   const phase: Phase = { moves: 0, seconds: SERVICE_SECONDS, latencies: [], roundEnds: [] };
   // Warm-up: JIT, pools, caches.
   await Promise.all(
@@ -87,13 +97,15 @@ async function runService(url: string, clients: number): Promise<Phase & { sqlPe
     ),
   );
   const before = (await metrics(url)).sqlStatements;
+  const tails = await tailsStart(url);
   const start = performance.now();
   await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + SERVICE_SECONDS * 1000, phase, i)));
   phase.seconds = (performance.now() - start) / 1000;
+  const seen = await tailsEnd(url, tails);
   const after = (await metrics(url)).sqlStatements;
   phase.latencies.sort((a, b) => a - b);
   phase.roundEnds.sort((a, b) => a - b);
-  return { ...phase, sqlPerMove: (after - before) / phase.moves };
+  return { ...phase, sqlPerMove: (after - before) / phase.moves, tails: seen };
 }
 
 async function runBaseline(dbUrl: string, clients: number, seconds: number, snapshot: string): Promise<Phase> {
@@ -142,7 +154,9 @@ async function runBaseline(dbUrl: string, clients: number, seconds: number, snap
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
-  const server = await startServerProcess(db.url);
+  await createFloorTable(db.url);
+  const server = await startServerProcess(db.url, { BENCH_FLOOR: 'true' });
+  const figures: Record<string, number> = {};
   try {
     // A real snapshot, so the baseline writes as many bytes as the service does.
     const tokens = await Promise.all(
@@ -161,16 +175,37 @@ async function main(): Promise<void> {
     for (const clients of CONCURRENCY) {
       const before = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
       const service = await runService(server.url, clients);
+      const floor = await runFloor(server.url, clients, SERVICE_SECONDS, clients);
       const after = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
       const baseRate = (before.moves / before.seconds + after.moves / after.seconds) / 2;
       const rate = service.moves / service.seconds;
       const base = [...before.latencies, ...after.latencies].sort((a, b) => a - b);
+      const floorRate = floor.mutations / floor.seconds;
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const p99 = percentile(service.latencies, 99);
       console.log(
-        `clients=${clients}  service: ${fmt(rate)} moves/s, command p50 ${fmt(percentile(service.latencies, 50), 2)} ms, p99 ${fmt(percentile(service.latencies, 99), 2)} ms ` +
+        `clients=${clients}  service: ${fmt(rate)} moves/s, command p50 ${fmt(percentile(service.latencies, 50), 2)} ms, p99 ${fmt(p99, 2)} ms ` +
           `(the ${service.roundEnds.length} round-ending: p50 ${fmt(percentile(service.roundEnds, 50), 2)} ms, p99 ${fmt(percentile(service.roundEnds, 99), 2)} ms), ` +
           `${fmt(service.sqlPerMove, 1)} SQL statements per move (view + command)  |  raw pg: ${fmt(baseRate)} tx/s, p50 ${fmt(percentile(base, 50), 2)} ms, p99 ${fmt(percentile(base, 99), 2)} ms  |  ratio ${fmt(rate / baseRate, 3)}`,
       );
+      console.log(
+        `  floor: ${fmt(floorRate)} mutations/s, p50 ${fmt(percentile(floor.latencies, 50), 2)} ms, p99 ${fmt(percentile(floor.latencies, 99), 2)} ms  |  ` +
+          `floor ratio ${fmt(rate / floorRate, 3)} (raw-pg ratio ${fmt(rate / baseRate, 3)}), command ÷ floor latency ${fmt(mean(floor.latencies) / mean(service.latencies), 3)}`,
+      );
+      console.log(`  ${describeTails(service.tails)}`);
+      Object.assign(figures, {
+        [`movesPerSec${clients}`]: rate,
+        [`p99Ms${clients}`]: p99,
+        [`roundEndP99Ms${clients}`]: percentile(service.roundEnds, 99),
+        [`rawPgRatio${clients}`]: rate / baseRate,
+        [`floorRatio${clients}`]: rate / floorRate,
+        [`commandFloorLatencyRatio${clients}`]: mean(floor.latencies) / mean(service.latencies),
+        [`eventLoopP99Ms${clients}`]: service.tails.eventLoopP99Ms,
+        [`poolWaitMeanMs${clients}`]: service.tails.poolWaitMeanMs,
+        [`gcPercent${clients}`]: service.tails.gcMs / 10 / service.tails.seconds,
+      });
     }
+    report(figures);
   } finally {
     await server.stop();
     await db.stop();

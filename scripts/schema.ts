@@ -12,7 +12,8 @@ import { lexicographicSortSchema, printSchema } from 'graphql';
 import { AppModule } from '../src/app.module.js';
 import { loadConfig } from '../src/config/config.js';
 
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+// The public schema: bench-only parts stay out whatever the environment says.
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', BENCH_FLOOR: 'false' });
 const app = await NestFactory.create(AppModule.forRoot(config, 'postgresql://unused@127.0.0.1:1/unused'), new FastifyAdapter(), { logger: false });
 await app.init();
 const sdl = printSchema(lexicographicSortSchema(app.get(GraphQLSchemaHost).schema)) + '\n';

@@ -18,7 +18,9 @@ import { LimitsModule } from './limits/limits.module.js';
 import { QueryLimits } from './limits/query-limits.js';
 import { WsConnections } from './limits/ws-connections.js';
 import { MatchesModule } from './matches/matches.module.js';
+import { commandTimingPlugin } from './metrics/command-timing.plugin.js';
 import { MetricsModule } from './metrics/metrics.module.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
 import { SocketSessions } from './players/socket-sessions.js';
@@ -27,6 +29,7 @@ import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
 import { WsKeepAlive } from './realtime/ws-keepalive.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
+import { BenchFloorModule } from './bench-floor/bench-floor.module.js';
 import { BoardModule } from './board/board.module.js';
 import { graphqlIdePlugin } from './web/graphql-ide.js';
 import { WebModule } from './web/web.module.js';
@@ -65,10 +68,11 @@ export class AppModule {
         MetricsModule,
         BoardModule,
         WebModule,
+        ...(config.benchFloor ? [BenchFloorModule] : []),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule, RealtimeModule, LimitsModule],
-          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, ModuleRef],
+          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, ModuleRef, MetricsService],
           useFactory: (
             players: PlayersService,
             keepAlive: WsKeepAlive,
@@ -77,6 +81,7 @@ export class AppModule {
             queries: QueryLimits,
             connections: WsConnections,
             modules: ModuleRef,
+            metrics: MetricsService,
           ) => {
             const transport: TransportDeps = { players, keepAlive, limits, sockets, connections };
             return {
@@ -96,6 +101,7 @@ export class AppModule {
               plugins: [
                 ApolloServerPluginCacheControlDisabled(),
                 queries.apolloPlugin() as never,
+                commandTimingPlugin(metrics) as never,
                 ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : []),
               ],
               includeStacktraceInErrorResponses: false,
@@ -112,7 +118,11 @@ export class AppModule {
                   beforeSubscribe: graphqlWsOnSubscribe(transport),
                 }),
               },
-              formatError: formatError((err) => logger.error(err), queries),
+              formatError: formatError(
+                (err) => logger.error(err),
+                queries,
+                (code) => metrics.graphqlError(code),
+              ),
             };
           },
         }),

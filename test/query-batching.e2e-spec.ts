@@ -1,3 +1,4 @@
+import { parsePrometheus, sum } from '../bench/support/prometheus.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
@@ -27,11 +28,10 @@ describe('query batching: a page costs the same statements whatever its size', (
 
   async function statementsFor(first: number): Promise<number> {
     const sql = async () =>
-      (
-        (await (await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-tests' } })).json()) as {
-          sqlStatements: number;
-        }
-      ).sqlStatements;
+      sum(
+        parsePrometheus(await (await fetch(`${app.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-tests' } })).text()),
+        'dominoes_sql_statements_total',
+      );
     const before = await sql();
     const page = await reader.request<{ matches: { edges: { node: { rounds: unknown[]; seats: { player: { stats: unknown } | null }[] } }[] } }>(
       Q_PAGE,

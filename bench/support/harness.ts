@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startEmbedded } from '../../src/database/database-url.js';
 import { applyMigrations } from '../../src/database/migrate.js';
+import { parsePrometheus, sum, type Sample } from './prometheus.js';
 
 export interface BenchDatabase {
   url: string;
@@ -178,13 +179,22 @@ export function gql<T>(url: string, query: string, variables: Record<string, unk
   });
 }
 
+/** The server's GET /metrics, parsed (see prometheus.ts). */
+export async function scrape(url: string): Promise<Sample[]> {
+  const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!res.ok) throw new Error(`GET /metrics: ${res.status}`);
+  return parsePrometheus(await res.text());
+}
+
+/** The server-side figures the benchmarks compare, read from the Prometheus text. */
 export async function metrics(url: string): Promise<{ sqlStatements: number; openSubscriptions: number; rssBytes: number; heapUsedBytes: number }> {
-  return (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).json() as Promise<{
-    sqlStatements: number;
-    openSubscriptions: number;
-    rssBytes: number;
-    heapUsedBytes: number;
-  }>;
+  const s = await scrape(url);
+  return {
+    sqlStatements: sum(s, 'dominoes_sql_statements_total'),
+    openSubscriptions: sum(s, 'dominoes_open_subscriptions'),
+    rssBytes: sum(s, 'process_resident_memory_bytes'),
+    heapUsedBytes: sum(s, 'nodejs_heap_size_used_bytes'),
+  };
 }
 
 export function percentile(sorted: number[], p: number): number {

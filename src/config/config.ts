@@ -42,6 +42,8 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
   METRICS: bool.default(false),
+  // Bench only: the floor mutation of bench:moves (never in the public schema).
+  BENCH_FLOOR: bool.default(false),
   // Web client and GraphQL IDE (see README): the IDE defaults to on outside production.
   GRAPHQL_IDE: bool.optional(),
   // Rate limits and quotas (README "Limits and abuse"): "points/seconds", or "off".
@@ -89,8 +91,10 @@ export type AppConfig = {
   pubsub: 'memory' | 'postgres';
   dbPoolSize: number;
   wsKeepAliveMs: number;
-  /** counts SQL statements and serves GET /metrics (benchmarks); off by default */
+  /** serves GET /metrics (Prometheus text) and counts SQL statements; off by default */
   metrics: boolean;
+  /** bench only: registers the floor mutation bench:moves compares a move with */
+  benchFloor: boolean;
   /** serves the offline GraphQL IDE at GET /graphql (Accept: text/html) */
   graphqlIde: boolean;
   /** Shared counters for the rate limits across instances; null: in process memory. */
@@ -158,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     metrics: c.METRICS,
+    benchFloor: c.BENCH_FLOOR,
     graphqlIde: c.GRAPHQL_IDE ?? c.NODE_ENV !== 'production',
     redisUrl: c.REDIS_URL ?? null,
     rateLimits: {

@@ -1,9 +1,11 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaClient, type Prisma } from '../../generated/prisma/client.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { DATABASE_URL } from './database.tokens.js';
+import { timePoolWaits } from './pool-waits.js';
 
 /**
  * The one Prisma client of the process, over node-postgres (Prisma 7's driver adapter: no query
@@ -18,10 +20,12 @@ import { DATABASE_URL } from './database.tokens.js';
 export class PrismaService extends PrismaClient implements OnApplicationShutdown {
   /** SQL statements sent so far; counted only with METRICS=true (benchmarks read it). */
   statements = 0;
+  /** Connections the pool has opened so far (a new one costs a backend start: a tail, under load). */
+  private opened = 0;
   private readonly pool: pg.Pool;
   private readonly counting: boolean;
 
-  constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig, @Optional() metrics?: MetricsService) {
     const { acquireTimeoutMs, statementTimeoutMs } = config.limits.db;
     const pool = new pg.Pool({
       connectionString: url,
@@ -39,8 +43,16 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
     });
     this.pool = pool;
+    pool.on('connect', () => this.opened++);
     this.counting = config.metrics;
+    if (metrics?.enabled) timePoolWaits(pool, (s) => metrics.poolWait(s));
     if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
+  }
+
+  /** The pool's connections now (GET /metrics). */
+  poolStats(): { max: number; total: number; idle: number; waiting: number; opened: number } {
+    const p = this.pool;
+    return { max: p.options.max ?? 10, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, opened: this.opened };
   }
 
   async poolQuery<T>(sql: Prisma.Sql): Promise<T[]> {

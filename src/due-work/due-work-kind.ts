@@ -1,3 +1,9 @@
+/** A claimed item with how long past its due time it was claimed (the sweeper's lag). */
+export interface DueItem {
+  key: string;
+  lateMs: number;
+}
+
 /**
  * One kind of work that falls due (a bot to move; later a seat's clock, a webhook delivery). Its
  * due time lives in a row written by the commit that causes it, so after a crash nothing is lost;
@@ -10,8 +16,9 @@ export interface DueWorkKind {
    * Claims up to `limit` due items and returns their keys. A claim is a lease: it pushes the item's
    * due time `leaseMs` ahead in one statement (`… FOR UPDATE SKIP LOCKED`), so no other instance
    * takes it meanwhile, and it falls due again by itself if this instance dies before finishing.
+   * A kind that knows each item's due time returns DueItems, so its lateness is measured.
    */
-  claim(limit: number, leaseMs: number): Promise<string[]>;
+  claim(limit: number, leaseMs: number): Promise<readonly (string | DueItem)[]>;
   /**
    * Does one claimed item's work through the same compare-and-set command path as a player's
    * command, so racing a player, the in-process fast path or another instance applies it once.

@@ -1,5 +1,7 @@
 import { loadConfig } from '../config/config.js';
 import type { DueWorkKind } from './due-work-kind.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { parsePrometheus, sum } from '../../bench/support/prometheus.js';
 import { DueWorkSweeper } from './due-work.sweeper.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,5 +76,24 @@ describe('DueWorkSweeper', () => {
     while (calls < 3) await sleep(10);
     await s.onModuleDestroy();
     expect(calls).toBeGreaterThanOrEqual(3);
+  });
+
+  it('records how late each claimed item was, by kind, when the kind tells its due time', async () => {
+    const config = loadConfig({ SWEEP_INTERVAL_MS: '60000', METRICS: 'true', METRICS_TOKEN: 'a-metrics-token-of-enough-length' });
+    const metrics = new MetricsService(config);
+    const s = new DueWorkSweeper(config, metrics);
+    const ran: string[] = [];
+    let left = 2;
+    s.register({
+      name: 'late',
+      claim: () => Promise.resolve(left-- > 0 ? [{ key: 'a', lateMs: 1500 }, 'b'] : []),
+      run: (key) => Promise.resolve(void ran.push(key)),
+    });
+    s.onApplicationBootstrap();
+    while (ran.length < 2) await sleep(5);
+    await s.onModuleDestroy();
+    const samples = parsePrometheus(await metrics.text());
+    expect(sum(samples, 'dominoes_due_work_lateness_seconds_count', { kind: 'late' })).toBe(1);
+    expect(sum(samples, 'dominoes_due_work_lateness_seconds_sum', { kind: 'late' })).toBe(1.5);
   });
 });

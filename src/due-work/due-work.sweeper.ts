@@ -1,5 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import type { DueWorkKind } from './due-work-kind.js';
 
 /**
@@ -17,7 +18,10 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private sweeping: Promise<void> | undefined;
   private stopped = false;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Optional() private readonly metrics?: MetricsService,
+  ) {
     this.settings = config.sweep;
   }
 
@@ -57,7 +61,12 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     let full = false;
     for (const kind of this.kinds) {
       if (this.stopped) break;
-      const keys = await kind.claim(this.settings.batchSize, this.settings.leaseMs);
+      const claimed = await kind.claim(this.settings.batchSize, this.settings.leaseMs);
+      const keys = claimed.map((item) => {
+        if (typeof item === 'string') return item;
+        this.metrics?.lateness(kind.name, Math.max(0, item.lateMs) / 1000);
+        return item.key;
+      });
       full ||= keys.length === this.settings.batchSize;
       const results = await Promise.allSettled(keys.map((key) => kind.run(key)));
       results.forEach((r, i) => {

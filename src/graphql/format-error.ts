@@ -22,16 +22,18 @@ const REQUEST_ERROR_CODES = new Set<string>([...API_ERROR_CODES, ...GRAPHQL_REQU
 
 /**
  * Apollo's last word on every error: known codes pass through; anything else is a bug, so it is
- * logged with its stack and the client sees only a generic message.
+ * logged with its stack and the client sees only a generic message. `count` sees every code answered.
  */
-export function formatError(log: (err: unknown) => void, limits: QueryLimits) {
+export function formatError(log: (err: unknown) => void, limits: QueryLimits, count: (code: string) => void = () => {}) {
   return (raw: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const formatted = limits.formatted(raw);
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
+      count(code);
       const { stacktrace: _stack, http: _http, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
+    count(INTERNAL_ERROR_CODE);
     log(error);
     return { message: 'Internal server error', path: formatted.path, extensions: { code: INTERNAL_ERROR_CODE } };
   };

@@ -47,6 +47,11 @@ export class WsConnections implements OnApplicationShutdown {
     }
   }
 
+  /** graphql-ws connections open now (GET /metrics). */
+  get openSockets(): number {
+    return this.tracked.size;
+  }
+
   /** At the upgrade request: false refuses it (HTTP 429) when its address holds WS_MAX_SOCKETS_PER_ADDRESS. */
   admit(req: IncomingMessage): boolean {
     const address = req.socket.remoteAddress ?? '';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { botSeed, viewFor, type Action } from '../domain/index.js';
-import type { DueWorkKind } from '../due-work/due-work-kind.js';
+import type { DueItem, DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import { storedBotStrategy } from './bot-strategy.js';
 import type { CommitListener, Committed } from './commit-listeners.js';
@@ -48,7 +48,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener
     void this.run(matchId);
   }
 
-  claim(limit: number, leaseMs: number): Promise<string[]> {
+  claim(limit: number, leaseMs: number): Promise<DueItem[]> {
     return this.repo.claimDueBotTurns(limit, leaseMs);
   }
 

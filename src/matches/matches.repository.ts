@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { DueItem } from '../due-work/due-work-kind.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from './stats/stats.writer.js';
 import type { MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
@@ -67,13 +68,13 @@ export class MatchesRepository {
    * instance is claiming or committing right now; the claim pushes their due time `leaseMs` ahead
    * (the lease). Background work: not counted in the request metrics.
    */
-  async claimDueBotTurns(limit: number, leaseMs: number): Promise<string[]> {
-    const rows = await this.prisma.background<{ id: string }>(Prisma.sql`
+  async claimDueBotTurns(limit: number, leaseMs: number): Promise<DueItem[]> {
+    const rows = await this.prisma.background<{ id: string; lateMs: number }>(Prisma.sql`
       UPDATE "Match" m SET "botDueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
-      FROM (SELECT "id" FROM "Match" WHERE "botDueAt" <= now() ORDER BY "botDueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due
+      FROM (SELECT "id", "botDueAt" FROM "Match" WHERE "botDueAt" <= now() ORDER BY "botDueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due
       WHERE m."id" = due."id"
-      RETURNING m."id"`);
-    return rows.map((r) => r.id);
+      RETURNING m."id", (EXTRACT(EPOCH FROM now() - due."botDueAt") * 1000)::float8 AS "lateMs"`);
+    return rows.map((r) => ({ key: r.id, lateMs: r.lateMs }));
   }
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */

@@ -1,31 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Controller, Get, Headers, Inject, NotFoundException, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, NotFoundException, Res, UnauthorizedException } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import { PrismaService } from '../database/prisma.service.js';
-import { MatchFeedService } from '../subscriptions/match-feed.service.js';
+import { MetricsService } from './metrics.service.js';
 
-/** Process figures for the benchmarks; served only with METRICS=true, to bearers of METRICS_TOKEN. */
+/** The Prometheus text format; served only with METRICS=true, to bearers of METRICS_TOKEN. */
 @Controller('metrics')
 export class MetricsController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly prisma: PrismaService,
-    private readonly feeds: MatchFeedService,
+    private readonly metrics: MetricsService,
   ) {}
 
   @Get()
-  read(@Headers('authorization') authorization: string | undefined): {
-    sqlStatements: number;
-    openSubscriptions: number;
-    rssBytes: number;
-    heapUsedBytes: number;
-  } {
+  async read(@Headers('authorization') authorization: string | undefined, @Res() reply: FastifyReply): Promise<void> {
     const token = this.config.limits.metricsToken;
     if (!this.config.metrics || !token) throw new NotFoundException();
     if (!sameSecret(authorization ?? '', `Bearer ${token}`))
       throw new UnauthorizedException('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
-    const mem = process.memoryUsage();
-    return { sqlStatements: this.prisma.statements, openSubscriptions: this.feeds.openFeeds, rssBytes: mem.rss, heapUsedBytes: mem.heapUsed };
+    const text = await this.metrics.text();
+    await reply.header('content-type', this.metrics.contentType).header('cache-control', 'no-store').send(text);
   }
 }
 

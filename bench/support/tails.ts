@@ -1,0 +1,52 @@
+/**
+ * Where a phase's tail latency can go, from the server's own GET /metrics scraped right before and
+ * right after it: event-loop delay (perf_hooks.monitorEventLoopDelay, reset at each scrape, so the
+ * second scrape covers the phase alone), waits for a pooled connection, GC pauses, and the
+ * command histogram as the server saw it.
+ */
+import { fmt, scrape } from './harness.js';
+import { growth, quantileBetween, sum, type Sample } from './prometheus.js';
+
+export interface Tails {
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+  poolWaitMeanMs: number;
+  poolWaitP99Ms: number;
+  gcMs: number;
+  gcCount: number;
+  connectionsOpened: number;
+  poolWaitsOver1Ms: number;
+  serverPlayTileP99Ms: number;
+  seconds: number;
+}
+
+export async function tailsStart(url: string): Promise<{ samples: Sample[]; t0: number }> {
+  return { samples: await scrape(url), t0: performance.now() };
+}
+
+export async function tailsEnd(url: string, start: { samples: Sample[]; t0: number }): Promise<Tails> {
+  const after = await scrape(url);
+  const before = start.samples;
+  const waits = growth(before, after, 'dominoes_db_pool_wait_seconds_count');
+  return {
+    eventLoopP99Ms: sum(after, 'nodejs_eventloop_lag_p99_seconds') * 1000,
+    eventLoopMaxMs: sum(after, 'nodejs_eventloop_lag_max_seconds') * 1000,
+    poolWaitMeanMs: waits ? (growth(before, after, 'dominoes_db_pool_wait_seconds_sum') / waits) * 1000 : 0,
+    poolWaitP99Ms: quantileBetween(before, after, 'dominoes_db_pool_wait_seconds', 0.99) * 1000,
+    gcMs: growth(before, after, 'nodejs_gc_duration_seconds_sum') * 1000,
+    gcCount: growth(before, after, 'nodejs_gc_duration_seconds_count'),
+    connectionsOpened: growth(before, after, 'dominoes_db_pool_connections_opened_total'),
+    poolWaitsOver1Ms: waits - growth(before, after, 'dominoes_db_pool_wait_seconds_bucket', { le: '0.001' }),
+    serverPlayTileP99Ms: quantileBetween(before, after, 'dominoes_command_duration_seconds', 0.99, { command: 'playTile' }) * 1000,
+    seconds: (performance.now() - start.t0) / 1000,
+  };
+}
+
+export function describeTails(t: Tails): string {
+  return (
+    `server side: event-loop delay p99 ${fmt(t.eventLoopP99Ms, 1)} ms, max ${fmt(t.eventLoopMaxMs, 1)} ms; ` +
+    `pool wait mean ${fmt(t.poolWaitMeanMs, 3)} ms, p99 ≤ ${fmt(t.poolWaitP99Ms, 2)} ms, ${fmt(t.poolWaitsOver1Ms, 0)} waits over 1 ms, ${fmt(t.connectionsOpened, 0)} connections opened; ` +
+    `GC ${fmt(t.gcCount, 0)} pauses, ${fmt(t.gcMs, 0)} ms in ${fmt(t.seconds, 1)} s (${fmt(t.gcMs / 10 / t.seconds, 1)} % of the time); ` +
+    `playTile p99 ≤ ${fmt(t.serverPlayTileP99Ms, 1)} ms (histogram bucket)`
+  );
+}
