@@ -62,7 +62,7 @@ export class CommandRunner {
       const seats = seatsAfter(record, decision.commit);
       try {
         const { version, events } = await this.repo.commit(
-          { ...decision.commit, botToMove: botToMove(decision.commit, seats) },
+          { ...decision.commit, botToMove: botToMove(decision.commit, seats), turnTo: turnTo(record, decision.commit, seats) },
           seats.map((s) => s.playerId),
         );
         const after: MatchRecord = {
@@ -94,7 +94,7 @@ export class CommandRunner {
     const seats = seatsAfter(empty, first);
     const result = await this.repo.insert(
       match,
-      { ...first, botToMove: botToMove(first, seats) },
+      { ...first, botToMove: botToMove(first, seats), turnTo: turnTo(empty, first, seats) },
       seats.map((s) => s.playerId),
       maxWaiting,
     );
@@ -122,6 +122,11 @@ export class CommandRunner {
 function botToMove(commit: Commit, seats: MatchRecord['seats']): boolean {
   const next = commit.state;
   return commit.status === 'IN_PROGRESS' && next !== null && seats[next.round.turn]?.isBot === true;
+}
+
+/** The human whose turn this commit begins, decided before it is written (the TURN webhook). */
+function turnTo(record: MatchRecord, commit: Commit, seats: MatchRecord['seats']): string | null {
+  return turnHandedTo(record, { ...record, status: commit.status, state: commit.state, seats }, commit.moves);
 }
 
 /** The seats once a commit holds (a seat's new player's name is not known here: null until re-read). */

@@ -97,6 +97,8 @@ export interface Commit {
   roundsStarted: { number: number; starter: number }[];
   /** the seat to move once this holds is a bot: the match becomes due work (see BotsService) */
   botToMove?: boolean;
+  /** the human whose turn this commit begins (see turnHandedTo), for the TURN webhook */
+  turnTo?: string | null;
 }
 
 export interface CommitResult {

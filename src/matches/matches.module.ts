@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { StatsWriter } from '../history/stats.writer.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
@@ -16,6 +17,7 @@ import { RoundsService } from './rounds.service.js';
   imports: [PlayersModule, RealtimeModule],
   providers: [
     StatsWriter,
+    WebhookOutbox,
     MatchCache,
     MatchesRepository,
     CommandRunner,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from '../history/stats.writer.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import {
@@ -79,6 +80,7 @@ export class MatchesRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly stats: StatsWriter,
+    private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.botGraceSeconds = config.sweep.graceMs / 1000;
@@ -199,6 +201,8 @@ export class MatchesRepository {
       ...(c.roundsStarted.length > 0 ? [this.roundsStartedCte(c, guard)] : []),
       // History index and player stats move with the commit, never apart from it.
       ...this.stats.ctes(c, seats, guard),
+      // Webhook messages: written with the commit or not at all (the outbox).
+      ...this.outbox.ctes(c, seats, guard),
     ];
     try {
       const statement = ctes.reduce((sql, cte) => Prisma.sql`${sql}, ${cte}`, Prisma.sql`WITH ${this.casCte(c, events)}`);
