@@ -30,6 +30,7 @@ import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 import { BoardModule } from './board/board.module.js';
 import { graphqlIdePlugin } from './web/graphql-ide.js';
 import { WebModule } from './web/web.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 @Module({})
 export class AppModule {
@@ -60,6 +61,7 @@ export class AppModule {
         PlayersModule,
         MatchesModule,
         HistoryModule,
+        WebhooksModule,
         RealtimeModule,
         SubscriptionsModule,
         MetricsModule,

@@ -17,6 +17,7 @@ export const API_ERROR_CODES = [
   // Limits and abuse (README): extensions.retryAfter (seconds) / extensions.limit.
   'RATE_LIMITED',
   'TOO_MANY_WAITING_MATCHES',
+  'TOO_MANY_WEBHOOKS',
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -51,6 +52,7 @@ export function httpStatusOf(code: ApiErrorCode): number {
     case 'MATCH_NOT_IN_PROGRESS':
     case 'MATCH_FULL':
     case 'TOO_MANY_WAITING_MATCHES':
+    case 'TOO_MANY_WEBHOOKS':
       return 409;
     case 'RATE_LIMITED':
       return 429;
