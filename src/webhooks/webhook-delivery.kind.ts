@@ -40,7 +40,7 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   async claim(limit: number, leaseMs: number): Promise<string[]> {
     await this.pruneNow();
     // The lease outlasts an attempt's timeout: a slow receiver never gets a message twice at once.
-    return this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 5000));
+    return this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000));
   }
 
   async run(id: string): Promise<void> {
