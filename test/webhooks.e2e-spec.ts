@@ -71,8 +71,16 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(afterResign.status).toBe('FINISHED');
 
     const types = (path: string) => receiver.at(path).map((r) => (JSON.parse(r.body) as { type: string }).type);
-    await eventually(() => types(mover.path), (t) => t.length >= 3, 'messages to the first mover');
-    await eventually(() => types(other.path), (t) => t.length >= 3, 'messages to the other player');
+    await eventually(
+      () => types(mover.path),
+      (t) => t.length >= 3,
+      'messages to the first mover',
+    );
+    await eventually(
+      () => types(other.path),
+      (t) => t.length >= 3,
+      'messages to the other player',
+    );
     // The first mover: the start and its turn; the other: the start, its turn after the move; both: the end.
     expect(types(mover.path).sort()).toEqual(['MATCH_FINISHED', 'MATCH_STARTED', 'TURN']);
     expect(types(other.path).sort()).toEqual(['MATCH_FINISHED', 'MATCH_STARTED', 'TURN']);
@@ -101,24 +109,41 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
 
   it('retries a receiver that fails twice: the third attempt delivers, with the same webhook-id', async () => {
     const p = await app.player('carol');
-    receiver.answer = (r, nth) => (r.path === '/flaky' && nth < 2 ? { status: nth === 0 ? 503 : 500, headers: { 'retry-after': '0' } } : { status: 200 });
+    receiver.answer = (r, nth) =>
+      r.path === '/flaky' && nth < 2 ? { status: nth === 0 ? 503 : 500, headers: { 'retry-after': '0' } } : { status: 200 };
     const w = await createWebhook(p, `${receiver.url}/flaky`, ['MATCH_STARTED']);
     await botMatch(p);
-    const got = await eventually(() => receiver.at('/flaky'), (rs) => rs.some((r) => r.answered === 200), 'a delivery after two failures');
+    const got = await eventually(
+      () => receiver.at('/flaky'),
+      (rs) => rs.some((r) => r.answered === 200),
+      'a delivery after two failures',
+    );
     expect(got.map((r) => r.answered)).toEqual([503, 500, 200]);
     expect(new Set(got.map((r) => r.id)).size).toBe(1);
     for (const r of got) expect(verified(w.secret, r).type).toBe('MATCH_STARTED');
-    const [d] = await eventually(() => deliveries(p, w.id), (ds) => ds[0]?.status === 'DELIVERED', 'the log');
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0]?.status === 'DELIVERED',
+      'the log',
+    );
     expect(d.attempts.map((a) => a.statusCode)).toEqual([503, 500, 200]);
     expect(d.webhookMessageId).toBe(got[0].id);
 
     // Redelivery sends the same message again, with the same webhook-id, and logs the attempt.
     const again = await p.request<{ redeliverWebhook: { id: string; webhookMessageId: string } }>(M_REDELIVER, { id: d.id });
     expect(again.redeliverWebhook).toMatchObject({ id: d.id, webhookMessageId: d.webhookMessageId });
-    const all = await eventually(() => receiver.at('/flaky'), (rs) => rs.length === 4 && rs[3].answered === 200, 'the redelivery');
+    const all = await eventually(
+      () => receiver.at('/flaky'),
+      (rs) => rs.length === 4 && rs[3].answered === 200,
+      'the redelivery',
+    );
     expect(all[3].id).toBe(d.webhookMessageId);
     expect(verified(w.secret, all[3]).type).toBe('MATCH_STARTED');
-    await eventually(() => deliveries(p, w.id), (ds) => ds[0].status === 'DELIVERED' && ds[0].attempts.length === 4, 'the logged redelivery');
+    await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0].status === 'DELIVERED' && ds[0].attempts.length === 4,
+      'the logged redelivery',
+    );
   });
 
   it('gives up after the schedule: the message fails, the endpoint stays enabled', async () => {
@@ -126,7 +151,11 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     receiver.answer = (r) => (r.path === '/down' ? { status: 500 } : { status: 200 });
     const w = await createWebhook(p, `${receiver.url}/down`, ['MATCH_STARTED']);
     await botMatch(p);
-    const [d] = await eventually(() => deliveries(p, w.id), (ds) => ds[0]?.status === 'FAILED', 'a failed message');
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0]?.status === 'FAILED',
+      'a failed message',
+    );
     expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 500, 500]); // the first attempt and three retries
     const { me } = await p.request<{ me: { webhooks: { enabled: boolean; failingSince: string | null }[] } }>(Q_MY_WEBHOOKS);
     expect(me.webhooks[0]).toMatchObject({ enabled: true, failingSince: expect.any(String) });
@@ -162,7 +191,11 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(fresh).toMatch(/^whsec_/);
     expect(fresh).not.toBe(w.secret);
     await botMatch(p);
-    const [r] = await eventually(() => receiver.at('/rotated'), (rs) => rs.length === 1, 'a message after the rotation');
+    const [r] = await eventually(
+      () => receiver.at('/rotated'),
+      (rs) => rs.length === 1,
+      'a message after the rotation',
+    );
     expect(String(r.headers['webhook-signature']).split(' ')).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
     expect(verified(fresh, r).type).toBe('MATCH_STARTED');
     expect(verified(w.secret, r).type).toBe('MATCH_STARTED');
@@ -218,9 +251,15 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
     const p = await app.player('rebinder');
     const prisma = app.server.app.get(PrismaService);
     const port = new URL(receiver.url).port;
-    const w = await prisma.webhook.create({ data: { playerId: p.id, url: `https://localhost:${port}/hook`, events: ['MATCH_STARTED'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' } });
+    const w = await prisma.webhook.create({
+      data: { playerId: p.id, url: `https://localhost:${port}/hook`, events: ['MATCH_STARTED'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
     await botMatch(p);
-    const [d] = await eventually(() => deliveries(p, w.id), (ds) => (ds[0]?.attempts.length ?? 0) > 0, 'an attempt');
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => (ds[0]?.attempts.length ?? 0) > 0,
+      'an attempt',
+    );
     expect(d.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/not a public address/) });
     expect(receiver.received).toHaveLength(0);
   });

@@ -5,10 +5,7 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 /** A Retry-After is honoured up to this long. */
 const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
-export type NextStep =
-  | { kind: 'delivered' }
-  | { kind: 'retry'; delayMs: number }
-  | { kind: 'failed'; disable: string | null };
+export type NextStep = { kind: 'delivered' } | { kind: 'retry'; delayMs: number } | { kind: 'failed'; disable: string | null };
 
 /**
  * What follows an attempt. A 2xx delivers; a 410 Gone fails the message and disables the

@@ -29,7 +29,12 @@ export class WebhookSender {
 
   post(rawUrl: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
     const started = performance.now();
-    const failed = (error: string): AttemptOutcome => ({ statusCode: null, error, durationMs: Math.round(performance.now() - started), retryAfterMs: null });
+    const failed = (error: string): AttemptOutcome => ({
+      statusCode: null,
+      error,
+      durationMs: Math.round(performance.now() - started),
+      retryAfterMs: null,
+    });
     let url: URL;
     try {
       url = new URL(rawUrl);

@@ -12,7 +12,7 @@ export enum WebhookEvent {
 }
 registerEnumType(WebhookEvent, {
   name: 'WebhookEvent',
-  description: 'What a webhook endpoint is told of; the message body\'s `type`.',
+  description: "What a webhook endpoint is told of; the message body's `type`.",
   valuesMap: {
     TURN: { description: 'A commit began your turn (data: matchId, matchVersion, seat, round).' },
     MATCH_STARTED: { description: 'A match you sit in started (data: matchId, matchVersion, seat).' },

@@ -32,7 +32,9 @@ export class WebhooksRepository {
   }
 
   async list(playerId: string): Promise<WebhookRecord[]> {
-    return this.prisma.background(Prisma.sql`SELECT ${endpointColumns} FROM "Webhook" WHERE "playerId" = ${playerId}::uuid ORDER BY "createdAt", "id"`);
+    return this.prisma.background(
+      Prisma.sql`SELECT ${endpointColumns} FROM "Webhook" WHERE "playerId" = ${playerId}::uuid ORDER BY "createdAt", "id"`,
+    );
   }
 
   async find(id: string, playerId: string): Promise<WebhookRecord | null> {
@@ -43,7 +45,11 @@ export class WebhooksRepository {
   }
 
   /** Changes what is given; enabling clears the disabled state and the failure streak. */
-  async update(id: string, playerId: string, change: { url?: string; events?: WebhookEventType[]; enabled?: boolean }): Promise<WebhookRecord | null> {
+  async update(
+    id: string,
+    playerId: string,
+    change: { url?: string; events?: WebhookEventType[]; enabled?: boolean },
+  ): Promise<WebhookRecord | null> {
     const rows = await this.prisma.background<WebhookRecord>(Prisma.sql`
       UPDATE "Webhook" SET
         "url" = COALESCE(${change.url ?? null}::text, "url"),
@@ -57,7 +63,9 @@ export class WebhooksRepository {
   }
 
   async delete(id: string, playerId: string): Promise<boolean> {
-    const rows = await this.prisma.background(Prisma.sql`DELETE FROM "Webhook" WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid RETURNING "id"`);
+    const rows = await this.prisma.background(
+      Prisma.sql`DELETE FROM "Webhook" WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid RETURNING "id"`,
+    );
     return rows.length > 0;
   }
 
@@ -97,7 +105,9 @@ export class WebhooksRepository {
 
   /** Schedules a message again, due now, with a fresh attempt count; same row, so the same `webhook-id`. */
   async redeliver(id: string): Promise<void> {
-    await this.prisma.background(Prisma.sql`UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0 WHERE "id" = ${id}::uuid`);
+    await this.prisma.background(
+      Prisma.sql`UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0 WHERE "id" = ${id}::uuid`,
+    );
   }
 
   /**

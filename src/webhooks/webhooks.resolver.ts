@@ -28,11 +28,7 @@ export class WebhooksResolver {
 
   @Mutation(() => Webhook, { description: "Changes an endpoint's URL, events or enabled state." })
   @UseGuards(AuthGuard)
-  updateWebhook(
-    @CurrentPlayer() me: Player,
-    @Args('id', { type: () => ID }) id: string,
-    @Args('input') input: UpdateWebhookInput,
-  ): Promise<Webhook> {
+  updateWebhook(@CurrentPlayer() me: Player, @Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateWebhookInput): Promise<Webhook> {
     return this.webhooks.update(me.id, id, input);
   }
 

@@ -6,7 +6,14 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './webhook-events.js';
 import type { MessageRecord, WebhookRecord } from './webhook-records.js';
 import { newSecret } from './webhook-signer.js';
-import { Webhook, WebhookDelivery, WebhookDeliveryConnection, WebhookEvent, WebhookDeliveryStatus, type WebhookWithSecret } from './webhooks.models.js';
+import {
+  Webhook,
+  WebhookDelivery,
+  WebhookDeliveryConnection,
+  WebhookEvent,
+  WebhookDeliveryStatus,
+  type WebhookWithSecret,
+} from './webhooks.models.js';
 import type { WebhooksConfig } from './webhooks.config.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { urlProblem } from './ssrf-guard.js';
@@ -39,7 +46,11 @@ export class WebhooksService {
     return (await this.repo.list(playerId)).map(toWebhook);
   }
 
-  async update(playerId: string, id: string, change: { url?: string | null; events?: WebhookEvent[] | null; enabled?: boolean | null }): Promise<Webhook> {
+  async update(
+    playerId: string,
+    id: string,
+    change: { url?: string | null; events?: WebhookEvent[] | null; enabled?: boolean | null },
+  ): Promise<Webhook> {
     checkId(id, 'webhook');
     if (change.url !== undefined && change.url !== null) this.checkUrl(change.url);
     const updated = await this.repo.update(id, playerId, {

@@ -27,7 +27,9 @@ export interface DeliveryT {
 }
 
 export async function createWebhook(client: GqlClient, url: string, events = ALL_EVENTS): Promise<{ id: string; secret: string }> {
-  const { createWebhook } = await client.request<{ createWebhook: { secret: string; webhook: { id: string } } }>(M_CREATE_WEBHOOK, { input: { url, events } });
+  const { createWebhook } = await client.request<{ createWebhook: { secret: string; webhook: { id: string } } }>(M_CREATE_WEBHOOK, {
+    input: { url, events },
+  });
   return { id: createWebhook.webhook.id, secret: createWebhook.secret };
 }
 
