@@ -87,7 +87,7 @@ describe('two instances (PUBSUB=postgres) sweeping one outbox', () => {
   let a: TestApp;
   let b: RunningServer;
   let receiver: WebhookReceiver;
-  const env = { PUBSUB: 'postgres', WEBHOOK_ALLOW_PRIVATE: 'true', SWEEP_INTERVAL_MS: '20', SWEEP_BATCH_SIZE: '3' };
+  const env = { PUBSUB: 'postgres', WEBHOOK_ALLOW_PRIVATE: 'true', SWEEP_INTERVAL_MS: '50', SWEEP_BATCH_SIZE: '3' };
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
     a = await startTestApp(env);
@@ -106,8 +106,8 @@ describe('two instances (PUBSUB=postgres) sweeping one outbox', () => {
     );
   });
   afterAll(async () => {
-    await b.close();
-    await a.close();
+    await b?.close();
+    await a?.close();
     await receiver.close();
   });
 
