@@ -2,7 +2,9 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
+import { AttemptLog } from './attempt-log.js';
 import { nextStep } from './retry-policy.js';
+import type { DueMessage } from './webhook-records.js';
 import { WebhookSender } from './webhook-sender.js';
 import { activeSecrets, signedHeaders } from './webhook-signer.js';
 import type { WebhooksConfig } from './webhooks.config.js';
@@ -26,6 +28,9 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   private readonly settings: WebhooksConfig;
   private readonly sender: WebhookSender;
   private lastPrune = 0;
+  /** What the last claims returned, until each is run (saves a read per message). */
+  private readonly claimed = new Map<string, DueMessage>();
+  private readonly log: AttemptLog;
 
   constructor(
     private readonly repo: WebhooksRepository,
@@ -34,17 +39,21 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   ) {
     this.settings = config.webhooks;
     this.sender = new WebhookSender({ timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+    this.log = new AttemptLog((entries) => this.repo.recordAttempts(entries));
     sweeper.register(this);
   }
 
   async claim(limit: number, leaseMs: number): Promise<string[]> {
     await this.pruneNow();
     // The lease outlasts an attempt's timeout: a slow receiver never gets a message twice at once.
-    return this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000));
+    const due = await this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000));
+    for (const m of due) this.claimed.set(m.id, m);
+    return due.map((m) => m.id);
   }
 
   async run(id: string): Promise<void> {
-    const m = await this.repo.dueMessage(id);
+    const m = this.claimed.get(id) ?? (await this.repo.dueMessage(id));
+    this.claimed.delete(id);
     if (!m || m.status !== 'PENDING') return;
     if (m.disabledAt) return this.repo.settle(id, 'FAILED');
     const at = new Date();
@@ -52,12 +61,13 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
     const outcome = await this.sender.post(m.url, headers, m.body);
     const step = nextStep(outcome, m.attempt + 1, this.settings.retryScheduleMs, m.failingSince ?? at, new Date());
     const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
+    const base = { messageId: m.id, webhookId: m.webhookId, attempt };
     if (step.kind === 'delivered') {
-      await this.repo.recordAttempt(m, attempt, { status: 'DELIVERED', dueInMs: null }, { succeeded: true, disable: null });
+      await this.log.record({ ...base, status: 'DELIVERED', dueInMs: null, succeeded: true, disable: null });
     } else if (step.kind === 'retry') {
-      await this.repo.recordAttempt(m, attempt, { status: 'PENDING', dueInMs: step.delayMs }, { succeeded: false, disable: null });
+      await this.log.record({ ...base, status: 'PENDING', dueInMs: step.delayMs, succeeded: false, disable: null });
     } else {
-      await this.repo.recordAttempt(m, attempt, { status: 'FAILED', dueInMs: null }, { succeeded: false, disable: step.disable });
+      await this.log.record({ ...base, status: 'FAILED', dueInMs: null, succeeded: false, disable: step.disable });
       if (step.disable) this.logger.warn(`webhook ${m.webhookId} disabled: ${step.disable}`);
     }
   }

@@ -51,3 +51,18 @@ export interface DueMessage {
   failingSince: Date | null;
   webhookId: string;
 }
+
+/** One attempt's outcome as the delivery log and the outbox record it. */
+export interface RecordedAttempt {
+  messageId: string;
+  webhookId: string;
+  attempt: AttemptRecord;
+  /** the message's status after it */
+  status: MessageStatus;
+  /** when the next attempt is due, in ms from now; null once settled */
+  dueInMs: number | null;
+  /** the attempt delivered (the endpoint's failure streak ends) */
+  succeeded: boolean;
+  /** why the endpoint is disabled now, if it is */
+  disable: string | null;
+}

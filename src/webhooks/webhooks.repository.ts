@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { WebhookEventType } from './webhook-events.js';
-import type { AttemptRecord, DueMessage, MessageRecord, MessageStatus, WebhookRecord } from './webhook-records.js';
+import type { AttemptRecord, DueMessage, MessageRecord, MessageStatus, RecordedAttempt, WebhookRecord } from './webhook-records.js';
 
 /** The log keeps messages (and their attempts) this long. */
 export const RETENTION_DAYS = 14;
@@ -112,15 +112,16 @@ export class WebhooksRepository {
 
   /**
    * Claims up to `limit` due messages, oldest due first, skipping rows another instance is
-   * claiming; the claim pushes their due time `leaseMs` ahead (the lease).
+   * claiming; the claim pushes their due time `leaseMs` ahead (the lease). It returns what
+   * sending them takes, endpoint included, so a delivery needs no further read.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<string[]> {
-    const rows = await this.prisma.background<{ id: string }>(Prisma.sql`
+  async claimDue(limit: number, leaseMs: number): Promise<DueMessage[]> {
+    return this.prisma.background<DueMessage>(Prisma.sql`
       UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
-      FROM (SELECT "id" FROM "WebhookMessage" WHERE "dueAt" <= now() ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due
-      WHERE m."id" = due."id"
-      RETURNING m."id"`);
-    return rows.map((r) => r.id);
+      FROM (SELECT "id" FROM "WebhookMessage" WHERE "dueAt" <= now() ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due, "Webhook" w
+      WHERE m."id" = due."id" AND w."id" = m."webhookId"
+      RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."url", w."secret", w."previousSecret",
+                w."rotatedAt", w."disabledAt", w."failingSince"`);
   }
 
   async dueMessage(id: string): Promise<DueMessage | null> {
@@ -133,28 +134,35 @@ export class WebhooksRepository {
   }
 
   /**
-   * One attempt's outcome in one statement: the attempt logged, the message settled or scheduled
-   * again, and the endpoint's failure streak (and disabled state) updated.
+   * Attempts' outcomes in one statement: each attempt logged, its message settled or scheduled
+   * again, and each endpoint's failure streak (and disabled state) updated from its latest
+   * outcome. An endpoint that was and stays healthy is not written.
    */
-  async recordAttempt(
-    m: DueMessage,
-    attempt: AttemptRecord,
-    next: { status: MessageStatus; dueInMs: number | null },
-    endpoint: { succeeded: boolean; disable: string | null },
-  ): Promise<void> {
+  async recordAttempts(outcomes: readonly RecordedAttempt[]): Promise<void> {
+    const col = <T>(f: (o: RecordedAttempt) => T) => outcomes.map(f);
     await this.prisma.background(Prisma.sql`
-      WITH logged AS (
+      WITH x AS (
+        SELECT * FROM unnest(
+          ${col((o) => o.messageId)}::uuid[], ${col((o) => o.webhookId)}::uuid[], ${col((o) => o.attempt.at)}::timestamptz[],
+          ${col((o) => o.attempt.statusCode)}::int[], ${col((o) => o.attempt.error)}::text[], ${col((o) => o.attempt.durationMs)}::int[],
+          ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[], ${col((o) => o.disable)}::text[]
+        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, disable)),
+      logged AS (
         INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
-        VALUES (gen_random_uuid(), ${m.id}::uuid, ${attempt.at}::timestamptz, ${attempt.statusCode}::int, ${attempt.error}::text, ${attempt.durationMs}::int)),
-      message AS (
-        UPDATE "WebhookMessage" SET "status" = ${next.status}, "attempt" = "attempt" + 1,
-          "dueAt" = CASE WHEN ${next.dueInMs}::float8 IS NULL THEN NULL ELSE now() + make_interval(secs => ${(next.dueInMs ?? 0) / 1000}::float8) END
-        WHERE "id" = ${m.id}::uuid)
-      UPDATE "Webhook" SET
-        "failingSince" = CASE WHEN ${endpoint.succeeded} THEN NULL ELSE COALESCE("failingSince", ${attempt.at}::timestamptz) END,
-        "disabledAt" = CASE WHEN ${endpoint.disable}::text IS NULL THEN "disabledAt" ELSE COALESCE("disabledAt", now()) END,
-        "disabledReason" = COALESCE("disabledReason", ${endpoint.disable}::text)
-      WHERE "id" = ${m.webhookId}::uuid`);
+        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x),
+      messages AS (
+        UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1,
+          "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
+        FROM x WHERE m."id" = x.message),
+      endpoints AS (
+        SELECT webhook, (array_agg(ok ORDER BY at DESC))[1] AS ok, min(at) FILTER (WHERE NOT ok) AS first_failure, max(disable) AS disable
+        FROM x GROUP BY webhook)
+      UPDATE "Webhook" w SET
+        "failingSince" = CASE WHEN e.ok THEN NULL ELSE COALESCE(w."failingSince", e.first_failure) END,
+        "disabledAt" = CASE WHEN e.disable IS NULL THEN w."disabledAt" ELSE COALESCE(w."disabledAt", now()) END,
+        "disabledReason" = COALESCE(w."disabledReason", e.disable)
+      FROM endpoints e
+      WHERE w."id" = e.webhook AND (NOT e.ok OR w."failingSince" IS NOT NULL OR e.disable IS NOT NULL)`);
   }
 
   /** A message of a disabled endpoint is not sent: it fails without an attempt. */
