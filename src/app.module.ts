@@ -33,6 +33,7 @@ import { BenchFloorModule } from './bench-floor/bench-floor.module.js';
 import { BoardModule } from './board/board.module.js';
 import { graphqlIdePlugin } from './web/graphql-ide.js';
 import { WebModule } from './web/web.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 
 @Module({})
 export class AppModule {
@@ -63,6 +64,7 @@ export class AppModule {
         PlayersModule,
         MatchesModule,
         HistoryModule,
+        WebhooksModule,
         RealtimeModule,
         SubscriptionsModule,
         MetricsModule,

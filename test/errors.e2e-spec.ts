@@ -162,8 +162,8 @@ describe('every catalogued code and reason, reached through the API', () => {
     expect(wanted.filter((r) => !seen.reasons.has(r))).toEqual([]);
   });
 
-  it('the budgets: a registration past its rate limit, a WAITING match past the cap', async () => {
-    const tight = await startTestApp({ RATE_LIMIT_REGISTER: '1/60', MAX_WAITING_MATCHES: '1' });
+  it('the budgets: a registration past its rate limit, a WAITING match past the cap, a webhook past the cap', async () => {
+    const tight = await startTestApp({ RATE_LIMIT_REGISTER: '1/60', MAX_WAITING_MATCHES: '1', WEBHOOK_MAX_PER_PLAYER: '1' });
     try {
       const p = await tight.player('budgeted'); // the address's one registration
       const again = await tight.anon.raw('mutation { registerPlayer(name: "again") { token } }', {});
@@ -171,6 +171,10 @@ describe('every catalogued code and reason, reached through the API', () => {
       seen.codes.add('RATE_LIMITED');
       await p.request(M_CREATE, { input: { seats: 2 } });
       await refused(p, M_CREATE, { input: { seats: 2 } }, 'TOO_MANY_WAITING_MATCHES');
+      const hook = { input: { url: 'https://hooks.example.com/dominoes', events: ['TURN'] } };
+      const M_HOOK = 'mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret } }';
+      await p.request(M_HOOK, hook);
+      await refused(p, M_HOOK, hook, 'TOO_MANY_WEBHOOKS');
     } finally {
       await tight.close();
     }

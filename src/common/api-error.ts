@@ -19,6 +19,7 @@ export const API_ERROR_CODES = [
   'TOO_MANY_WAITING_MATCHES',
   // Rematches (docs/matchmaking.md)
   'MATCH_NOT_FINISHED',
+  'TOO_MANY_WEBHOOKS',
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -54,6 +55,7 @@ export function httpStatusOf(code: ApiErrorCode): number {
     case 'MATCH_FULL':
     case 'TOO_MANY_WAITING_MATCHES':
     case 'MATCH_NOT_FINISHED':
+    case 'TOO_MANY_WEBHOOKS':
       return 409;
     case 'RATE_LIMITED':
       return 429;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { limitsEnvSchema, limitsFrom, type Limits } from '../limits/limits.config.js';
 import { DEFAULT_SEARCH_NODES } from '../domain/bots/expert.js';
+import { webhooksEnvSchema, webhooksFrom, type WebhooksConfig } from '../webhooks/webhooks.config.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is
@@ -76,6 +77,8 @@ const schema = z.object({
   BOT_MOVE_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
   BOT_SEARCH_NODES: z.coerce.number().int().min(100).max(10_000_000).default(DEFAULT_SEARCH_NODES),
   BOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  // Webhooks (README "Receiving webhooks").
+  ...webhooksEnvSchema,
 });
 
 export type AppConfig = {
@@ -117,6 +120,7 @@ export type AppConfig = {
   botSearchNodes: number;
   /** worker threads for searching bots */
   botWorkers: number;
+  webhooks: WebhooksConfig;
 };
 
 export interface RateBudget {
@@ -184,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
     botSearchNodes: c.BOT_SEARCH_NODES,
     botWorkers: c.BOT_WORKERS,
+    webhooks: webhooksFrom(c),
   };
 }
 

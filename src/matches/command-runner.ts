@@ -70,7 +70,7 @@ export class CommandRunner implements OnModuleInit {
       const seats = seatsAfter(loaded, decision.commit);
       try {
         const { version, events } = await this.repo.commit(
-          { ...decision.commit, botToMove: botToMove(decision.commit, seats) },
+          { ...decision.commit, botToMove: botToMove(decision.commit, seats), turnTo: turnTo(loaded, decision.commit, seats) },
           seats.map((s) => s.playerId),
         );
         const after: LoadedMatch = {
@@ -103,7 +103,7 @@ export class CommandRunner implements OnModuleInit {
     const alsoSeats = also ? also.before.seats.map((s) => s.playerId) : [];
     const result = await this.repo.insert(
       match,
-      { ...first, botToMove: botToMove(first, seats) },
+      { ...first, botToMove: botToMove(first, seats), turnTo: turnTo(empty, first, seats) },
       seats.map((s) => s.playerId),
       also ? { commit: also.commit, seats: alsoSeats } : undefined,
     );
@@ -149,6 +149,11 @@ export class CommandRunner implements OnModuleInit {
 function botToMove(commit: Commit, seats: LoadedMatch['seats']): boolean {
   const next = commit.state;
   return commit.status === 'IN_PROGRESS' && next !== null && seats[next.round.turn]?.isBot === true;
+}
+
+/** The human whose turn this commit begins, decided before it is written (the TURN webhook). */
+function turnTo(record: LoadedMatch, commit: Commit, seats: LoadedMatch['seats']): string | null {
+  return turnHandedTo(record, { ...record, status: commit.status, state: commit.state, seats }, commit.moves);
 }
 
 /** The seats once a commit holds (a seat's new player's name is not known here: null until re-read). */

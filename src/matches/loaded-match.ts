@@ -123,6 +123,8 @@ export interface Commit {
   botToMove?: boolean;
   /** a player took a seat and the match stays WAITING: it expires OPEN_MATCH_TTL_HOURS from now */
   restartsExpiry?: boolean;
+  /** the human whose turn this commit begins (see turnHandedTo), for the TURN webhook */
+  turnTo?: string | null;
 }
 
 export interface CommitResult {

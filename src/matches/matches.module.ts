@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { StatsWriter } from './stats/stats.writer.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
@@ -21,6 +22,7 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
   imports: [PlayersModule, RealtimeModule],
   providers: [
     StatsWriter,
+    WebhookOutbox,
     MatchCache,
     MatchesRepository,
     CommandRunner,

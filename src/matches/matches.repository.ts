@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { DueItem } from '../due-work/due-work-kind.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from './stats/stats.writer.js';
+import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { commitStatement } from './commit-statement.js';
@@ -57,6 +58,7 @@ export class MatchesRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly stats: StatsWriter,
+    private readonly outbox: WebhookOutbox,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.botGraceSeconds = config.sweep.graceMs / 1000;
@@ -187,8 +189,9 @@ export class MatchesRepository {
   private async commitWith(query: Query, c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));
     try {
-      // History index and player stats move with the commit, never apart from it.
-      const statement = commitStatement(c, events, this.botGraceSeconds, (guard) => this.stats.ctes(c, seats, guard), this.openMatchTtlSeconds);
+      // History index, player stats and webhook messages (the outbox) move with the commit, never apart from it.
+      const contributed = (guard: Prisma.Sql) => [...this.stats.ctes(c, seats, guard), ...this.outbox.ctes(c, seats, guard)];
+      const statement = commitStatement(c, events, this.botGraceSeconds, contributed, this.openMatchTtlSeconds);
       const rows = await query<{ version: number }>(statement);
       if (rows.length === 0) throw new VersionConflict();
       return { version: c.expectedVersion + 1, events };

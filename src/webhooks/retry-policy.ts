@@ -1,0 +1,27 @@
+import type { AttemptOutcome } from './webhook-sender.js';
+
+/** An endpoint failing this long without a success is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+/** A Retry-After is honoured up to this long. */
+const MAX_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export type NextStep = { kind: 'delivered' } | { kind: 'retry'; delayMs: number } | { kind: 'failed'; disable: string | null };
+
+/**
+ * What follows an attempt. A 2xx delivers; a 410 Gone fails the message and disables the
+ * endpoint; anything else (an error, a timeout, a redirect, any other status) is retried on the
+ * schedule, after the receiver's Retry-After instead when a 429 or 503 sends one, until the
+ * schedule runs out. An endpoint whose failures go back 5 days is disabled.
+ *
+ * @param attempt the attempts made so far, this one included (1 for the first)
+ * @param failingSince the endpoint's first failure since its last success (this one if none)
+ */
+export function nextStep(outcome: AttemptOutcome, attempt: number, scheduleMs: readonly number[], failingSince: Date, now: Date): NextStep {
+  const status = outcome.statusCode;
+  if (status !== null && status >= 200 && status < 300) return { kind: 'delivered' };
+  if (status === 410) return { kind: 'failed', disable: 'the endpoint answered 410 Gone' };
+  if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) return { kind: 'failed', disable: 'deliveries failed for 5 days' };
+  if (attempt > scheduleMs.length) return { kind: 'failed', disable: null };
+  const asked = (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : null;
+  return { kind: 'retry', delayMs: asked ?? scheduleMs[attempt - 1] };
+}

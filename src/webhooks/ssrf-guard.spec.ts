@@ -1,0 +1,48 @@
+import { guardedLookup, isPublicAddress, urlProblem } from './ssrf-guard.js';
+
+describe('the SSRF guard', () => {
+  it('tells public addresses from private, loopback, link-local, ULA and multicast ones', () => {
+    for (const a of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(a)).toBe(true);
+    for (const a of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd12:3456::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'not-an-ip',
+    ])
+      expect(isPublicAddress(a)).toBe(false);
+  });
+
+  it('takes only https URLs of public hosts by default, anything http(s) with allowPrivate', () => {
+    expect(urlProblem('https://hooks.example.com/x', false)).toBeNull();
+    expect(urlProblem('http://hooks.example.com/x', false)).toMatch(/https/);
+    expect(urlProblem('https://127.0.0.1/x', false)).toMatch(/public/);
+    expect(urlProblem('https://[::1]:8443/x', false)).toMatch(/public/);
+    expect(urlProblem('https://localhost/x', false)).toMatch(/localhost/);
+    expect(urlProblem('https://user:pw@hooks.example.com/x', false)).toMatch(/credentials/);
+    expect(urlProblem('ftp://hooks.example.com/x', true)).toMatch(/https/);
+    expect(urlProblem('http://127.0.0.1:3000/x', true)).toBeNull();
+  });
+
+  it('refuses a name that resolves to a loopback address, after the lookup', async () => {
+    const lookup = guardedLookup(false);
+    const err = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e) => resolve(e)));
+    expect(err?.message).toMatch(/not a public address/);
+    const allowed = await new Promise<string>((resolve, reject) =>
+      guardedLookup(true)('localhost', {}, (e, a) => (e ? reject(e) : resolve(a as string))),
+    );
+    expect(isPublicAddress(allowed)).toBe(false);
+  });
+});

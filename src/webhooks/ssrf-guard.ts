@@ -1,0 +1,95 @@
+import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions, type LookupAllOptions } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * No server-side request forgery: a webhook may only reach public addresses. Checked when an
+ * endpoint is saved (its URL) and again at every delivery after DNS resolution, on the very
+ * address the connection then uses (so a name that resolves differently later gains nothing).
+ */
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8], // "this network"
+  ['10.0.0.0', 8], // private
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata services live here)
+  ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation
+  ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation
+  ['203.0.113.0', 24], // documentation
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['64:ff9b::', 96], // NAT64 (embeds an IPv4 address)
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
+
+/** Whether a literal IP address is a public one (an IPv4-mapped IPv6 address is judged as its IPv4). */
+export function isPublicAddress(address: string): boolean {
+  const family = isIP(address);
+  if (family === 4) return !blocked.check(address, 'ipv4');
+  if (family !== 6) return false;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return isPublicAddress(mapped[1]);
+  if (/^::ffff:/i.test(address)) return false; // mapped, in hex form: refuse rather than decode
+  return !blocked.check(address, 'ipv6');
+}
+
+/** Why a URL may not be an endpoint, or null when it may (the address check is repeated at delivery). */
+export function urlProblem(raw: string, allowPrivate: boolean): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'url is not an absolute URL';
+  }
+  if (raw.length > 2048) return 'url is longer than 2048 characters';
+  if (url.username || url.password) return 'url must not carry credentials';
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return 'url must be https://';
+  if (allowPrivate) return null;
+  const host = hostOf(url);
+  if (host === 'localhost' || host.endsWith('.localhost')) return 'url must point to a public address, not localhost';
+  if (isIP(host) && !isPublicAddress(host)) return `url must point to a public address, not ${host}`;
+  return null;
+}
+
+/** A URL's host as a name or a bare IP literal (IPv6 without its brackets). */
+export function hostOf(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+export class BlockedAddressError extends Error {
+  readonly code = 'EBLOCKEDADDRESS';
+}
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that resolves the name and refuses when any address it returns
+ * is not public: the socket then connects to the address checked here, never to a re-resolution.
+ */
+export function guardedLookup(allowPrivate: boolean) {
+  return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, []);
+      const list = addresses;
+      const bad = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
+      if (bad) return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, not a public address`), []);
+      if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+      if (options.all) return callback(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+}

@@ -1,0 +1,86 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import type { DueWorkKind } from '../due-work/due-work-kind.js';
+import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
+import { AttemptLog } from './attempt-log.js';
+import { nextStep } from './retry-policy.js';
+import type { DueMessage } from './webhook-records.js';
+import { WebhookSender } from './webhook-sender.js';
+import { activeSecrets, signedHeaders } from './webhook-signer.js';
+import type { WebhooksConfig } from './webhooks.config.js';
+import { WebhooksRepository } from './webhooks.repository.js';
+
+/** Old messages are pruned at most this often, by whichever instance sweeps. */
+const PRUNE_EVERY_MS = 60_000;
+const PRUNE_BATCH = 1000;
+
+/**
+ * Delivers the outbox: due work like a bot's turn. Any instance's sweeper claims due messages
+ * (`FOR UPDATE SKIP LOCKED`, with a lease longer than one attempt can take, so no two instances
+ * send one message at once), sends each signed, logs the attempt and schedules the next one or
+ * settles the message. A crash mid-attempt leaves the message due again when its lease ends:
+ * delivery is at least once, and receivers dedupe by `webhook-id`.
+ */
+@Injectable()
+export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
+  readonly name = 'webhook delivery';
+  private readonly logger = new Logger(WebhookDeliveryKind.name);
+  private readonly settings: WebhooksConfig;
+  private readonly sender: WebhookSender;
+  private lastPrune = 0;
+  /** What the last claims returned, until each is run (saves a read per message). */
+  private readonly claimed = new Map<string, DueMessage>();
+  private readonly log: AttemptLog;
+
+  constructor(
+    private readonly repo: WebhooksRepository,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
+  ) {
+    this.settings = config.webhooks;
+    this.sender = new WebhookSender({ timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+    this.log = new AttemptLog((entries) => this.repo.recordAttempts(entries));
+    sweeper.register(this);
+  }
+
+  async claim(limit: number, leaseMs: number): Promise<string[]> {
+    await this.pruneNow();
+    // The lease outlasts an attempt's timeout: a slow receiver never gets a message twice at once.
+    const due = await this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000));
+    for (const m of due) this.claimed.set(m.id, m);
+    return due.map((m) => m.id);
+  }
+
+  async run(id: string): Promise<void> {
+    const m = this.claimed.get(id) ?? (await this.repo.dueMessage(id));
+    this.claimed.delete(id);
+    if (!m || m.status !== 'PENDING') return;
+    if (m.disabledAt) return this.repo.settle(id, 'FAILED');
+    const at = new Date();
+    const headers = signedHeaders(m.msgId, m.body, at, activeSecrets(m, at));
+    const outcome = await this.sender.post(m.url, headers, m.body);
+    const step = nextStep(outcome, m.attempt + 1, this.settings.retryScheduleMs, m.failingSince ?? at, new Date());
+    const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
+    const base = { messageId: m.id, webhookId: m.webhookId, attempt };
+    if (step.kind === 'delivered') {
+      await this.log.record({ ...base, status: 'DELIVERED', dueInMs: null, succeeded: true, disable: null });
+    } else if (step.kind === 'retry') {
+      await this.log.record({ ...base, status: 'PENDING', dueInMs: step.delayMs, succeeded: false, disable: null });
+    } else {
+      await this.log.record({ ...base, status: 'FAILED', dueInMs: null, succeeded: false, disable: step.disable });
+      if (step.disable) this.logger.warn(`webhook ${m.webhookId} disabled: ${step.disable}`);
+    }
+  }
+
+  /** After the sweeper has let the attempts in flight finish. */
+  onApplicationShutdown(): void {
+    this.sender.close();
+  }
+
+  /** Retention: messages older than 14 days go, a batch at a time, about once a minute. */
+  private async pruneNow(): Promise<void> {
+    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
+    this.lastPrune = Date.now();
+    await this.repo.prune(PRUNE_BATCH);
+  }
+}

@@ -1,0 +1,51 @@
+import type { Commit } from '../matches/loaded-match.js';
+import { webhookBody, webhookEventsOf } from './webhook-events.js';
+
+const base: Commit = {
+  matchId: '00000000-0000-4000-8000-000000000001',
+  expectedVersion: 4,
+  lastEventSeq: 9,
+  status: 'IN_PROGRESS',
+  state: null,
+  winnerTeam: null,
+  moves: [],
+  events: [],
+  roundsFinished: [],
+  roundsStarted: [],
+};
+const seats = ['p0', null, 'p2'];
+
+describe('webhookEventsOf', () => {
+  it('a plain move that hands nobody the turn: no event', () => {
+    expect(webhookEventsOf(base, seats)).toEqual([]);
+  });
+
+  it('TURN to the human whose turn the commit began, with the version it made', () => {
+    expect(webhookEventsOf({ ...base, turnTo: 'p2' }, seats)).toEqual([
+      { playerId: 'p2', type: 'TURN', data: { matchId: base.matchId, matchVersion: 5, seat: 2, round: null } },
+    ]);
+  });
+
+  it('MATCH_STARTED and MATCH_FINISHED to every seated human, never to a bot seat', () => {
+    expect(webhookEventsOf({ ...base, started: true }, seats).map((e) => [e.playerId, e.type])).toEqual([
+      ['p0', 'MATCH_STARTED'],
+      ['p2', 'MATCH_STARTED'],
+    ]);
+    const finished = webhookEventsOf({ ...base, status: 'FINISHED', finished: true, winnerTeam: 0 }, seats);
+    expect(finished.map((e) => [e.playerId, e.type, e.data.winnerTeam])).toEqual([
+      ['p0', 'MATCH_FINISHED', 0],
+      ['p2', 'MATCH_FINISHED', 0],
+    ]);
+    // An abandoned match is not "finished".
+    expect(webhookEventsOf({ ...base, status: 'ABANDONED', finished: true }, seats)).toEqual([]);
+  });
+
+  it('the body is the Standard Webhooks shape: type, timestamp, data', () => {
+    const [e] = webhookEventsOf({ ...base, turnTo: 'p0' }, seats);
+    expect(JSON.parse(webhookBody(e, new Date('2026-12-01T00:00:00Z')))).toEqual({
+      type: 'TURN',
+      timestamp: '2026-12-01T00:00:00.000Z',
+      data: { matchId: base.matchId, matchVersion: 5, seat: 0, round: null },
+    });
+  });
+});

@@ -1,0 +1,68 @@
+import type { WebhookEventType } from './webhook-events.js';
+
+/** An endpoint as stored (the secrets stay in the repository and the delivery worker). */
+export interface WebhookRecord {
+  id: string;
+  playerId: string;
+  url: string;
+  events: WebhookEventType[];
+  rotatedAt: Date | null;
+  disabledAt: Date | null;
+  disabledReason: string | null;
+  failingSince: Date | null;
+  createdAt: Date;
+}
+
+export type MessageStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface AttemptRecord {
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+/** A message of the delivery log with its attempts. */
+export interface MessageRecord {
+  id: string;
+  webhookId: string;
+  msgId: string;
+  type: string;
+  body: string;
+  status: MessageStatus;
+  dueAt: Date | null;
+  attempt: number;
+  createdAt: Date;
+  attempts: AttemptRecord[];
+}
+
+/** What the delivery worker reads to send one message. */
+export interface DueMessage {
+  id: string;
+  msgId: string;
+  body: string;
+  status: MessageStatus;
+  attempt: number;
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  rotatedAt: Date | null;
+  disabledAt: Date | null;
+  failingSince: Date | null;
+  webhookId: string;
+}
+
+/** One attempt's outcome as the delivery log and the outbox record it. */
+export interface RecordedAttempt {
+  messageId: string;
+  webhookId: string;
+  attempt: AttemptRecord;
+  /** the message's status after it */
+  status: MessageStatus;
+  /** when the next attempt is due, in ms from now; null once settled */
+  dueInMs: number | null;
+  /** the attempt delivered (the endpoint's failure streak ends) */
+  succeeded: boolean;
+  /** why the endpoint is disabled now, if it is */
+  disable: string | null;
+}

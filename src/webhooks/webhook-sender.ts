@@ -1,0 +1,104 @@
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { guardedLookup, hostOf, isPublicAddress } from './ssrf-guard.js';
+
+/** What one attempt came to: an HTTP status, or an error and no status. */
+export interface AttemptOutcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** the receiver's Retry-After, in ms, when it sent one */
+  retryAfterMs: number | null;
+}
+
+/**
+ * POSTs one signed message. Redirects are never followed (a 3xx is a failed attempt), the whole
+ * attempt is bounded by `timeoutMs`, and the address connected to is checked after DNS
+ * resolution (ssrf-guard). Connections are kept alive per host between attempts.
+ */
+export class WebhookSender {
+  private readonly agents: { http: http.Agent; https: https.Agent };
+  private readonly lookup: ReturnType<typeof guardedLookup>;
+
+  constructor(private readonly options: { timeoutMs: number; allowPrivate: boolean }) {
+    this.lookup = guardedLookup(options.allowPrivate);
+    this.agents = { http: new http.Agent({ keepAlive: true, maxSockets: 50 }), https: new https.Agent({ keepAlive: true, maxSockets: 50 }) };
+  }
+
+  post(rawUrl: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const failed = (error: string): AttemptOutcome => ({
+      statusCode: null,
+      error,
+      durationMs: Math.round(performance.now() - started),
+      retryAfterMs: null,
+    });
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return Promise.resolve(failed('the url does not parse'));
+    }
+    const secure = url.protocol === 'https:';
+    if (!secure && !(this.options.allowPrivate && url.protocol === 'http:')) return Promise.resolve(failed('only https:// is allowed'));
+    // An IP literal is connected to without a lookup: check it here.
+    const host = hostOf(url);
+    if (isIP(host) && !this.options.allowPrivate && !isPublicAddress(host)) return Promise.resolve(failed(`${host} is not a public address`));
+
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (o: AttemptOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(o);
+      };
+      const request = (secure ? https : http).request(
+        url,
+        {
+          method: 'POST',
+          agent: secure ? this.agents.https : this.agents.http,
+          lookup: this.lookup as never,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': 'straight-dominoes-webhooks/1',
+          },
+        },
+        (res) => {
+          // Only the status counts; the body is read away so the connection can be reused.
+          res.resume();
+          res.on('error', () => {});
+          settle({
+            statusCode: res.statusCode ?? null,
+            error: null,
+            durationMs: Math.round(performance.now() - started),
+            retryAfterMs: retryAfterMs(res.headers['retry-after']),
+          });
+        },
+      );
+      const timer = setTimeout(() => {
+        settle(failed(`no answer within ${this.options.timeoutMs} ms`));
+        request.destroy();
+      }, this.options.timeoutMs);
+      request.on('error', (e: NodeJS.ErrnoException) => settle(failed(e.code ? `${e.code}: ${e.message}` : e.message)));
+      request.end(body);
+    });
+  }
+
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+}
+
+/** Retry-After as seconds or as an HTTP date, in ms from now; null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}

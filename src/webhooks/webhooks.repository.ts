@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../database/prisma.service.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { WebhookEventType } from './webhook-events.js';
+import type { AttemptRecord, DueMessage, MessageRecord, MessageStatus, RecordedAttempt, WebhookRecord } from './webhook-records.js';
+
+/** The log keeps messages (and their attempts) this long. */
+export const RETENTION_DAYS = 14;
+
+const endpointColumns = Prisma.sql`"id", "playerId", "url", "events", "rotatedAt", "disabledAt", "disabledReason", "failingSince", "createdAt"`;
+
+/** Every statement about webhook endpoints, their messages and attempts. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * A new endpoint, unless the player already has `max`: null then, nothing written. The player's
+   * row is locked first so that concurrent creates count one after another.
+   */
+  async create(playerId: string, url: string, events: WebhookEventType[], secret: string, max: number): Promise<WebhookRecord | null> {
+    return this.prisma.transaction(async (query) => {
+      await query(Prisma.sql`SELECT 1 FROM "Player" WHERE "id" = ${playerId}::uuid FOR NO KEY UPDATE`);
+      const [{ n }] = await query<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM "Webhook" WHERE "playerId" = ${playerId}::uuid`);
+      if (n >= max) return null;
+      const rows = await query<WebhookRecord>(Prisma.sql`
+        INSERT INTO "Webhook" ("id", "playerId", "url", "events", "secret")
+        VALUES (gen_random_uuid(), ${playerId}::uuid, ${url}, ${events}::text[], ${secret})
+        RETURNING ${endpointColumns}`);
+      return rows[0];
+    });
+  }
+
+  async list(playerId: string): Promise<WebhookRecord[]> {
+    return this.prisma.background(
+      Prisma.sql`SELECT ${endpointColumns} FROM "Webhook" WHERE "playerId" = ${playerId}::uuid ORDER BY "createdAt", "id"`,
+    );
+  }
+
+  async find(id: string, playerId: string): Promise<WebhookRecord | null> {
+    const rows = await this.prisma.background<WebhookRecord>(
+      Prisma.sql`SELECT ${endpointColumns} FROM "Webhook" WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid`,
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Changes what is given; enabling clears the disabled state and the failure streak. */
+  async update(
+    id: string,
+    playerId: string,
+    change: { url?: string; events?: WebhookEventType[]; enabled?: boolean },
+  ): Promise<WebhookRecord | null> {
+    const rows = await this.prisma.background<WebhookRecord>(Prisma.sql`
+      UPDATE "Webhook" SET
+        "url" = COALESCE(${change.url ?? null}::text, "url"),
+        "events" = COALESCE(${change.events ?? null}::text[], "events"),
+        "disabledAt" = CASE WHEN ${change.enabled ?? null}::boolean IS NULL THEN "disabledAt" WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE COALESCE("disabledAt", now()) END,
+        "disabledReason" = CASE WHEN ${change.enabled ?? null}::boolean IS NULL THEN "disabledReason" WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE COALESCE("disabledReason", 'disabled by its owner') END,
+        "failingSince" = CASE WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE "failingSince" END
+      WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid
+      RETURNING ${endpointColumns}`);
+    return rows[0] ?? null;
+  }
+
+  async delete(id: string, playerId: string): Promise<boolean> {
+    const rows = await this.prisma.background(
+      Prisma.sql`DELETE FROM "Webhook" WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid RETURNING "id"`,
+    );
+    return rows.length > 0;
+  }
+
+  /** The new secret becomes current; the current one is kept as the previous one (signing with both for a while). */
+  async rotate(id: string, playerId: string, secret: string): Promise<WebhookRecord | null> {
+    const rows = await this.prisma.background<WebhookRecord>(Prisma.sql`
+      UPDATE "Webhook" SET "previousSecret" = "secret", "secret" = ${secret}, "rotatedAt" = now()
+      WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid
+      RETURNING ${endpointColumns}`);
+    return rows[0] ?? null;
+  }
+
+  /** A page of an endpoint's messages, newest first, after a keyset cursor; with their attempts in order. */
+  messages(webhookId: string, limit: number, after: { createdAt: Date; id: string } | null): Promise<MessageRecord[]> {
+    const keyset = after ? Prisma.sql`AND (m."createdAt", m."id") < (${after.createdAt}::timestamptz, ${after.id}::uuid)` : Prisma.empty;
+    return this.selectMessages(Prisma.sql`m."webhookId" = ${webhookId}::uuid ${keyset}`, limit);
+  }
+
+  /** The message, if it belongs to one of this player's endpoints. */
+  async message(id: string, playerId: string): Promise<MessageRecord | null> {
+    const owned = Prisma.sql`m."id" = ${id}::uuid AND EXISTS (SELECT 1 FROM "Webhook" w WHERE w."id" = m."webhookId" AND w."playerId" = ${playerId}::uuid)`;
+    return (await this.selectMessages(owned, 1))[0] ?? null;
+  }
+
+  private async selectMessages(where: Prisma.Sql, limit: number): Promise<MessageRecord[]> {
+    type Row = Omit<MessageRecord, 'attempts'> & { attempts: (Omit<AttemptRecord, 'at'> & { at: string })[] | null };
+    const rows = await this.prisma.background<Row>(Prisma.sql`
+      SELECT m."id", m."webhookId", m."msgId", m."type", m."body", m."status", m."dueAt", m."attempt", m."createdAt",
+             (SELECT json_agg(json_build_object('at', a."at", 'statusCode', a."statusCode", 'error', a."error", 'durationMs', a."durationMs") ORDER BY a."at", a."id")
+                FROM "WebhookAttempt" a WHERE a."messageId" = m."id") AS "attempts"
+      FROM "WebhookMessage" m
+      WHERE ${where}
+      ORDER BY m."createdAt" DESC, m."id" DESC
+      LIMIT ${limit}::int`);
+    return rows.map((r) => ({ ...r, attempts: (r.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at) })) }));
+  }
+
+  /** Schedules a message again, due now, with a fresh attempt count; same row, so the same `webhook-id`. */
+  async redeliver(id: string): Promise<void> {
+    await this.prisma.background(
+      Prisma.sql`UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0 WHERE "id" = ${id}::uuid`,
+    );
+  }
+
+  /**
+   * Claims up to `limit` due messages, oldest due first, skipping rows another instance is
+   * claiming; the claim pushes their due time `leaseMs` ahead (the lease). It returns what
+   * sending them takes, endpoint included, so a delivery needs no further read.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<DueMessage[]> {
+    return this.prisma.background<DueMessage>(Prisma.sql`
+      UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      FROM (SELECT "id" FROM "WebhookMessage" WHERE "dueAt" <= now() ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due, "Webhook" w
+      WHERE m."id" = due."id" AND w."id" = m."webhookId"
+      RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."url", w."secret", w."previousSecret",
+                w."rotatedAt", w."disabledAt", w."failingSince"`);
+  }
+
+  async dueMessage(id: string): Promise<DueMessage | null> {
+    const rows = await this.prisma.background<DueMessage>(Prisma.sql`
+      SELECT m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."url", w."secret", w."previousSecret",
+             w."rotatedAt", w."disabledAt", w."failingSince"
+      FROM "WebhookMessage" m JOIN "Webhook" w ON w."id" = m."webhookId"
+      WHERE m."id" = ${id}::uuid`);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Attempts' outcomes in one statement: each attempt logged, its message settled or scheduled
+   * again, and each endpoint's failure streak (and disabled state) updated from its latest
+   * outcome. An endpoint that was and stays healthy is not written.
+   */
+  async recordAttempts(outcomes: readonly RecordedAttempt[]): Promise<void> {
+    const col = <T>(f: (o: RecordedAttempt) => T) => outcomes.map(f);
+    await this.prisma.background(Prisma.sql`
+      WITH x AS (
+        SELECT * FROM unnest(
+          ${col((o) => o.messageId)}::uuid[], ${col((o) => o.webhookId)}::uuid[], ${col((o) => o.attempt.at)}::timestamptz[],
+          ${col((o) => o.attempt.statusCode)}::int[], ${col((o) => o.attempt.error)}::text[], ${col((o) => o.attempt.durationMs)}::int[],
+          ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[], ${col((o) => o.disable)}::text[]
+        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, disable)),
+      logged AS (
+        INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
+        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x),
+      messages AS (
+        UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1,
+          "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
+        FROM x WHERE m."id" = x.message),
+      endpoints AS (
+        SELECT webhook, (array_agg(ok ORDER BY at DESC))[1] AS ok, min(at) FILTER (WHERE NOT ok) AS first_failure, max(disable) AS disable
+        FROM x GROUP BY webhook)
+      UPDATE "Webhook" w SET
+        "failingSince" = CASE WHEN e.ok THEN NULL ELSE COALESCE(w."failingSince", e.first_failure) END,
+        "disabledAt" = CASE WHEN e.disable IS NULL THEN w."disabledAt" ELSE COALESCE(w."disabledAt", now()) END,
+        "disabledReason" = COALESCE(w."disabledReason", e.disable)
+      FROM endpoints e
+      WHERE w."id" = e.webhook AND (NOT e.ok OR w."failingSince" IS NOT NULL OR e.disable IS NOT NULL)`);
+  }
+
+  /** A message of a disabled endpoint is not sent: it fails without an attempt. */
+  async settle(id: string, status: MessageStatus): Promise<void> {
+    await this.prisma.background(Prisma.sql`UPDATE "WebhookMessage" SET "status" = ${status}, "dueAt" = NULL WHERE "id" = ${id}::uuid`);
+  }
+
+  /** Deletes up to `limit` messages (their attempts cascade) older than the retention; returns how many. */
+  async prune(limit: number): Promise<number> {
+    const rows = await this.prisma.background(Prisma.sql`
+      DELETE FROM "WebhookMessage" WHERE "id" IN (
+        SELECT "id" FROM "WebhookMessage" WHERE "createdAt" < now() - make_interval(days => ${RETENTION_DAYS}::int) ORDER BY "createdAt" LIMIT ${limit}::int)
+      RETURNING "id"`);
+    return rows.length;
+  }
+}

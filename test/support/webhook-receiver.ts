@@ -1,0 +1,74 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** One request the receiver got. */
+export interface Received {
+  id: string;
+  /** the request's path: tests give each endpoint its own */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** what the receiver answered (null: it never answered) */
+  answered: number | null;
+}
+
+/** What to answer a request; 'hang' never answers (the sender's timeout or a crash ends it). */
+export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+
+/**
+ * A real HTTP receiver on 127.0.0.1: it records every request and answers by `answer`, which a
+ * test swaps as it goes (default 200). `nth` counts the requests of the same webhook-id before this one.
+ */
+export class WebhookReceiver {
+  readonly received: Received[] = [];
+  answer: (r: Received, nth: number) => Answer = () => ({ status: 200 });
+  private server: Server | null = null;
+  private readonly hanging = new Set<() => void>();
+  url = '';
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const r: Received = { id: String(req.headers['webhook-id']), path: req.url ?? '', headers: req.headers, body, answered: null };
+        const nth = this.received.filter((x) => x.id === r.id).length;
+        this.received.push(r);
+        const a = this.answer(r, nth);
+        if (a === 'hang') {
+          const drop = () => res.destroy();
+          this.hanging.add(drop);
+          res.on('close', () => this.hanging.delete(drop));
+          return;
+        }
+        r.answered = a.status;
+        res.writeHead(a.status, a.headers).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Requests answered 2xx, by webhook-id. */
+  delivered(): Received[] {
+    return this.received.filter((r) => r.answered !== null && r.answered >= 200 && r.answered < 300);
+  }
+
+  /** The requests to one path, in order. */
+  at(path: string): Received[] {
+    return this.received.filter((r) => r.path === path);
+  }
+
+  async close(): Promise<void> {
+    for (const drop of this.hanging) drop();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+/** Verifies a received request with the standardwebhooks package, as a receiver would; returns the parsed body. */
+export function verified(secret: string, r: Received): { type: string; timestamp: string; data: Record<string, unknown> } {
+  const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]));
+  return new Webhook(secret).verify(r.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+}

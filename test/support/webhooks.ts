@@ -1,0 +1,52 @@
+import type { GqlClient } from './gql.js';
+
+export const M_CREATE_WEBHOOK = `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id url events enabled } } }`;
+export const M_ROTATE_WEBHOOK = `mutation($id: ID!) { rotateWebhookSecret(id: $id) { secret webhook { id secretRotatedAt } } }`;
+export const M_UPDATE_WEBHOOK = `mutation($id: ID!, $input: UpdateWebhookInput!) { updateWebhook(id: $id, input: $input) { id url events enabled disabledReason } }`;
+export const M_DELETE_WEBHOOK = `mutation($id: ID!) { deleteWebhook(id: $id) }`;
+export const M_REDELIVER = `mutation($id: ID!) { redeliverWebhook(deliveryId: $id) { id webhookMessageId status } }`;
+export const Q_MY_WEBHOOKS = `{ me { webhooks { id url events enabled disabledAt disabledReason failingSince } } }`;
+export const Q_DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
+  webhookDeliveries(webhookId: $id, first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges { cursor node { id webhookMessageId type payload status nextAttemptAt createdAt attempts { at statusCode error durationMs } } }
+  }
+}`;
+
+export const ALL_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT'];
+
+export interface DeliveryT {
+  id: string;
+  webhookMessageId: string;
+  type: string;
+  payload: string;
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  nextAttemptAt: string | null;
+  createdAt: string;
+  attempts: { at: string; statusCode: number | null; error: string | null; durationMs: number }[];
+}
+
+export async function createWebhook(client: GqlClient, url: string, events = ALL_EVENTS): Promise<{ id: string; secret: string }> {
+  const { createWebhook } = await client.request<{ createWebhook: { secret: string; webhook: { id: string } } }>(M_CREATE_WEBHOOK, {
+    input: { url, events },
+  });
+  return { id: createWebhook.webhook.id, secret: createWebhook.secret };
+}
+
+export async function deliveries(client: GqlClient, webhookId: string, first = 100): Promise<DeliveryT[]> {
+  const res = await client.request<{ webhookDeliveries: { edges: { node: DeliveryT }[] } }>(Q_DELIVERIES, { id: webhookId, first });
+  return res.webhookDeliveries.edges.map((e) => e.node);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `ok` holds; the deadline only bounds a failure. */
+export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(v)?.slice(0, 2000)} after ${timeoutMs} ms`);
+    await sleep(25);
+  }
+}

@@ -1,0 +1,275 @@
+import { PrismaService } from '../src/database/prisma.service.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { viewOf } from './support/driver.js';
+import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
+import type { GqlClient } from './support/gql.js';
+import { verified, WebhookReceiver, type Received } from './support/webhook-receiver.js';
+import {
+  ALL_EVENTS,
+  createWebhook,
+  deliveries,
+  eventually,
+  M_CREATE_WEBHOOK,
+  M_REDELIVER,
+  M_ROTATE_WEBHOOK,
+  M_UPDATE_WEBHOOK,
+  Q_MY_WEBHOOKS,
+} from './support/webhooks.js';
+
+/** What a message's data may hold: public match facts only, never a tile. */
+const DATA_KEYS = ['matchId', 'matchVersion', 'seat', 'round', 'winnerTeam', 'won'];
+const M_RESIGN = `mutation($id: ID!) { resignMatch(matchId: $id) { version status } }`;
+const M_PLAY = `mutation($input: PlayTileInput!) { playTile(input: $input) { version turn } }`;
+const M_DRAW = `mutation($input: TurnInput!) { drawTile(input: $input) { version turn } }`;
+
+/** One move of the seat to move, from its own legal moves; returns the new version. */
+async function move(client: GqlClient, matchId: string): Promise<number> {
+  const me = await viewOf(client, matchId);
+  const input = { matchId, expectedVersion: me.version };
+  if (me.legalMoves.length > 0) {
+    const mv = me.legalMoves[0];
+    return (await client.request<{ playTile: { version: number } }>(M_PLAY, { input: { ...input, tile: mv.tile, end: mv.end } })).playTile.version;
+  }
+  return (await client.request<{ drawTile: { version: number } }>(M_DRAW, { input })).drawTile.version;
+}
+
+/** A 2-seat match against a bot: it starts at once (MATCH_STARTED, and TURN when the human leads). */
+async function botMatch(p: GqlClient): Promise<MatchT> {
+  return (await p.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch;
+}
+
+describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05', SWEEP_INTERVAL_MS: '50' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await receiver.close();
+  });
+
+  it('sends every event that fires, signed per Standard Webhooks, with public match data only', async () => {
+    const [p1, p2] = [await app.player('alice'), await app.player('bob')];
+    const w1 = await createWebhook(p1, `${receiver.url}/alice`);
+    const w2 = await createWebhook(p2, `${receiver.url}/bob`);
+    const mine = await p1.request<{ me: { webhooks: { id: string; events: string[]; enabled: boolean }[] } }>(Q_MY_WEBHOOKS);
+    expect(mine.me.webhooks).toEqual([expect.objectContaining({ id: w1.id, events: ALL_EVENTS, enabled: true })]);
+
+    const created = (await p1.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
+    const joined = (await p2.request<{ joinMatch: MatchT }>(M_JOIN, { id: created.id })).joinMatch;
+    expect(joined.status).toBe('IN_PROGRESS');
+    const byseat = new Map([
+      [0, { client: p1, path: '/alice', secret: w1.secret }],
+      [1, { client: p2, path: '/bob', secret: w2.secret }],
+    ]);
+    const mover = byseat.get(joined.turn!)!;
+    const other = byseat.get(1 - joined.turn!)!;
+    const afterMove = await move(mover.client, created.id);
+    const afterResign = (await p1.request<{ resignMatch: { version: number; status: string } }>(M_RESIGN, { id: created.id })).resignMatch;
+    expect(afterResign.status).toBe('FINISHED');
+
+    const types = (path: string) => receiver.at(path).map((r) => (JSON.parse(r.body) as { type: string }).type);
+    await eventually(
+      () => types(mover.path),
+      (t) => t.length >= 3,
+      'messages to the first mover',
+    );
+    await eventually(
+      () => types(other.path),
+      (t) => t.length >= 3,
+      'messages to the other player',
+    );
+    // The first mover: the start and its turn; the other: the start, its turn after the move; both: the end.
+    expect(types(mover.path).sort()).toEqual(['MATCH_FINISHED', 'MATCH_STARTED', 'TURN']);
+    expect(types(other.path).sort()).toEqual(['MATCH_FINISHED', 'MATCH_STARTED', 'TURN']);
+    for (const [seat, s] of byseat) {
+      for (const r of receiver.at(s.path)) {
+        const msg = verified(s.secret, r);
+        expect(Object.keys(msg).sort()).toEqual(['data', 'timestamp', 'type']);
+        expect(new Date(msg.timestamp).toISOString()).toBe(msg.timestamp);
+        expect(DATA_KEYS).toEqual(expect.arrayContaining(Object.keys(msg.data)));
+        expect(msg.data).toMatchObject({ matchId: created.id, seat });
+        const version = { MATCH_STARTED: joined.version, MATCH_FINISHED: afterResign.version }[msg.type as string];
+        if (version !== undefined) expect(msg.data.matchVersion).toBe(version);
+        if (msg.type === 'TURN') expect(msg.data.matchVersion).toBe(s === mover ? joined.version : afterMove);
+        expect(r.headers['webhook-id']).toMatch(/^msg_/);
+        expect(r.headers['content-type']).toBe('application/json');
+      }
+    }
+    // DEADLINE_SOON and TIMED_OUT are accepted and (until correspondence clocks) never sent.
+    expect(receiver.received.some((r) => /DEADLINE_SOON|TIMED_OUT/.test(r.body))).toBe(false);
+    // The delivery log has each message, delivered at the first attempt.
+    const log = await deliveries(p1, w1.id);
+    expect(log).toHaveLength(3);
+    for (const d of log) expect(d).toMatchObject({ status: 'DELIVERED', attempts: [{ statusCode: 200, error: null }] });
+    expect(log.map((d) => d.createdAt)).toEqual([...log.map((d) => d.createdAt)].sort().reverse());
+  });
+
+  it('retries a receiver that fails twice: the third attempt delivers, with the same webhook-id', async () => {
+    const p = await app.player('carol');
+    receiver.answer = (r, nth) =>
+      r.path === '/flaky' && nth < 2 ? { status: nth === 0 ? 503 : 500, headers: { 'retry-after': '0' } } : { status: 200 };
+    const w = await createWebhook(p, `${receiver.url}/flaky`, ['MATCH_STARTED']);
+    await botMatch(p);
+    const got = await eventually(
+      () => receiver.at('/flaky'),
+      (rs) => rs.some((r) => r.answered === 200),
+      'a delivery after two failures',
+    );
+    expect(got.map((r) => r.answered)).toEqual([503, 500, 200]);
+    expect(new Set(got.map((r) => r.id)).size).toBe(1);
+    for (const r of got) expect(verified(w.secret, r).type).toBe('MATCH_STARTED');
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0]?.status === 'DELIVERED',
+      'the log',
+    );
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([503, 500, 200]);
+    expect(d.webhookMessageId).toBe(got[0].id);
+
+    // Redelivery sends the same message again, with the same webhook-id, and logs the attempt.
+    const again = await p.request<{ redeliverWebhook: { id: string; webhookMessageId: string } }>(M_REDELIVER, { id: d.id });
+    expect(again.redeliverWebhook).toMatchObject({ id: d.id, webhookMessageId: d.webhookMessageId });
+    const all = await eventually(
+      () => receiver.at('/flaky'),
+      (rs) => rs.length === 4 && rs[3].answered === 200,
+      'the redelivery',
+    );
+    expect(all[3].id).toBe(d.webhookMessageId);
+    expect(verified(w.secret, all[3]).type).toBe('MATCH_STARTED');
+    await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0].status === 'DELIVERED' && ds[0].attempts.length === 4,
+      'the logged redelivery',
+    );
+  });
+
+  it('gives up after the schedule: the message fails, the endpoint stays enabled', async () => {
+    const p = await app.player('dave');
+    receiver.answer = (r) => (r.path === '/down' ? { status: 500 } : { status: 200 });
+    const w = await createWebhook(p, `${receiver.url}/down`, ['MATCH_STARTED']);
+    await botMatch(p);
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0]?.status === 'FAILED',
+      'a failed message',
+    );
+    expect(d.attempts.map((a) => a.statusCode)).toEqual([500, 500, 500, 500]); // the first attempt and three retries
+    const { me } = await p.request<{ me: { webhooks: { enabled: boolean; failingSince: string | null }[] } }>(Q_MY_WEBHOOKS);
+    expect(me.webhooks[0]).toMatchObject({ enabled: true, failingSince: expect.any(String) });
+  });
+
+  it('disables an endpoint that answers 410 Gone, and sends it nothing more', async () => {
+    const p = await app.player('erin');
+    receiver.answer = (r) => (r.path === '/gone' ? { status: 410 } : { status: 200 });
+    const w = await createWebhook(p, `${receiver.url}/gone`, ['MATCH_STARTED']);
+    await botMatch(p);
+    const { me } = await eventually(
+      () => p.request<{ me: { webhooks: { enabled: boolean; disabledReason: string | null }[] } }>(Q_MY_WEBHOOKS),
+      (r) => !r.me.webhooks[0].enabled,
+      'the endpoint disabled',
+    );
+    expect(me.webhooks[0].disabledReason).toMatch(/410/);
+    const [d] = await deliveries(p, w.id);
+    expect(d).toMatchObject({ status: 'FAILED', attempts: [{ statusCode: 410 }] });
+    // No message is written for a disabled endpoint, and redelivery is refused until it is enabled again.
+    await botMatch(p);
+    expect(await deliveries(p, w.id)).toHaveLength(1);
+    expect(await p.errorCode(M_REDELIVER, { id: d.id })).toBe('BAD_USER_INPUT');
+    expect(receiver.at('/gone')).toHaveLength(1);
+    const enabled = await p.request<{ updateWebhook: { enabled: boolean } }>(M_UPDATE_WEBHOOK, { id: w.id, input: { enabled: true } });
+    expect(enabled.updateWebhook.enabled).toBe(true);
+  });
+
+  it('after a secret rotation, signs with both secrets (space-separated) and either one verifies', async () => {
+    const p = await app.player('frank');
+    const w = await createWebhook(p, `${receiver.url}/rotated`, ['MATCH_STARTED']);
+    const { rotateWebhookSecret } = await p.request<{ rotateWebhookSecret: { secret: string } }>(M_ROTATE_WEBHOOK, { id: w.id });
+    const fresh = rotateWebhookSecret.secret;
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(w.secret);
+    await botMatch(p);
+    const [r] = await eventually(
+      () => receiver.at('/rotated'),
+      (rs) => rs.length === 1,
+      'a message after the rotation',
+    );
+    expect(String(r.headers['webhook-signature']).split(' ')).toEqual([expect.stringMatching(/^v1,/), expect.stringMatching(/^v1,/)]);
+    expect(verified(fresh, r).type).toBe('MATCH_STARTED');
+    expect(verified(w.secret, r).type).toBe('MATCH_STARTED');
+    // A receiver that only checks one signature, with the new secret alone, verifies too.
+    const [first] = String(r.headers['webhook-signature']).split(' ');
+    expect(verified(fresh, { ...r, headers: { ...r.headers, 'webhook-signature': first } } as Received).type).toBe('MATCH_STARTED');
+  });
+
+  it("keeps a player's endpoints to themselves", async () => {
+    const [owner, other] = [await app.player('owner'), await app.player('other')];
+    const w = await createWebhook(owner, `${receiver.url}/private`, ['TURN']);
+    expect(await other.errorCode(M_ROTATE_WEBHOOK, { id: w.id })).toBe('NOT_FOUND');
+    expect(await other.errorCode(`query($id: ID!) { webhookDeliveries(webhookId: $id) { edges { cursor } } }`, { id: w.id })).toBe('NOT_FOUND');
+    // Another player's Player object (a seat of a match) does not show its webhooks.
+    const m = (await owner.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
+    expect(await other.errorCode(`query($id: ID!) { match(id: $id) { seats { player { webhooks { id } } } } }`, { id: m.id })).toBe('FORBIDDEN');
+  });
+});
+
+describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    app = await startTestApp({ WEBHOOK_MAX_PER_PLAYER: '2', SWEEP_INTERVAL_MS: '50' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await receiver.close();
+  });
+
+  it('refuses http:// and private, loopback and link-local addresses', async () => {
+    const p = await app.player();
+    for (const url of [
+      `${receiver.url}/hook`,
+      'http://example.com/hook',
+      'https://127.0.0.1/hook',
+      'https://10.1.2.3/hook',
+      'https://192.168.0.10/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/hook',
+      'https://[fd00::1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://localhost/hook',
+      'not a url',
+    ]) {
+      expect(await p.errorCode(M_CREATE_WEBHOOK, { input: { url, events: ['TURN'] } })).toBe('BAD_USER_INPUT');
+    }
+  });
+
+  it('checks the address again at delivery, after DNS resolution', async () => {
+    // An endpoint whose name resolved to a public address when saved, and to loopback now.
+    const p = await app.player('rebinder');
+    const prisma = app.server.app.get(PrismaService);
+    const port = new URL(receiver.url).port;
+    const w = await prisma.webhook.create({
+      data: { playerId: p.id, url: `https://localhost:${port}/hook`, events: ['MATCH_STARTED'], secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+    });
+    await botMatch(p);
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => (ds[0]?.attempts.length ?? 0) > 0,
+      'an attempt',
+    );
+    expect(d.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/not a public address/) });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('caps the endpoints of a player (TOO_MANY_WEBHOOKS)', async () => {
+    const p = await app.player();
+    const input = { url: 'https://hooks.example.com/dominoes', events: ['TURN'] };
+    await p.request(M_CREATE_WEBHOOK, { input });
+    await p.request(M_CREATE_WEBHOOK, { input });
+    const refused = await p.raw(M_CREATE_WEBHOOK, { input });
+    expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'TOO_MANY_WEBHOOKS', limit: 2 });
+  });
+});
