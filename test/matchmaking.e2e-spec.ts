@@ -80,6 +80,7 @@ describe('finding opponents', () => {
     expect(annsOwn.matches.edges.map((e) => e.node.id)).toContain(id);
 
     expect(await codeOf(bob.request(M_INVITE, { code: 'NOSUCHCODE000000' }))).toBe('NOT_FOUND');
+    expect(await codeOf(bob.request(M_INVITE, { code: 'not a code\u0000' }))).toBe('BAD_USER_INPUT');
     // Typed in lower case with a dash, as a person might.
     const typed = `${mine.inviteCode.slice(0, 8).toLowerCase()}-${mine.inviteCode.slice(8).toLowerCase()}`;
     const joined = (

@@ -21,12 +21,6 @@ export class MatchmakingRepository {
     return rows[0]?.id ?? null;
   }
 
-  /** The rematch of a match, if one was created (Match.rematchOfId is unique). */
-  async rematchOf(matchId: string): Promise<string | null> {
-    const rows = await this.prisma.poolQuery<{ id: string }>(Prisma.sql`SELECT "id" FROM "Match" WHERE "rematchOfId" = ${matchId}::uuid`);
-    return rows[0]?.id ?? null;
-  }
-
   /**
    * Claims up to `limit` WAITING matches past their time to live, oldest first, skipping rows
    * another instance holds; the claim pushes `expiresAt` `leaseMs` ahead (the lease). Each key is

@@ -36,7 +36,8 @@ export class MatchmakingService {
 
   async joinByInvite(player: Player, code: string, clientSeed?: string | null): Promise<Match> {
     const normalized = normalizeInviteCode(code);
-    if (normalized.length < 1 || normalized.length > 64) throw new ApiError('BAD_USER_INPUT', 'an invite code has 1 to 64 characters');
+    if (!/^[0-9A-Z]{1,64}$/.test(normalized))
+      throw new ApiError('BAD_USER_INPUT', 'an invite code is 1 to 64 letters and digits (dashes and spaces are ignored)');
     const matchId = await this.repo.idByInviteCode(normalized);
     if (!matchId) throw new ApiError('NOT_FOUND', 'no match has this invite code');
     const joiner = this.joiner(player, clientSeed);
