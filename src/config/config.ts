@@ -62,6 +62,8 @@ const schema = z.object({
   SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  // Clocks: the shortest turn or bank a match may ask for (tests use 1).
+  CLOCK_MIN_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(60),
   // Query cost, WebSocket, timeout and production limits (src/limits; README "Limits and abuse").
   ...limitsEnvSchema,
   // Bots: the expert's search bounds per move, and the worker threads it runs on.
@@ -98,6 +100,8 @@ export type AppConfig = {
   sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
   /** how long a cached match record may serve reads before it is read again */
   matchCacheTtlMs: number;
+  /** the shortest moveSeconds / bankSeconds a clock may ask for */
+  clockMinSeconds: number;
   limits: Limits;
   /** wall-clock bound of one searching bot move, in ms */
   botMoveBudgetMs: number;
@@ -166,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
+    clockMinSeconds: c.CLOCK_MIN_SECONDS,
     limits: limitsFrom(c, c.NODE_ENV === 'production'),
     botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
     botSearchNodes: c.BOT_SEARCH_NODES,

@@ -3,6 +3,8 @@ import { ApiError } from '../common/api-error.js';
 import type { MoveRecord } from '../domain/index.js';
 import { assertId } from '../common/ids.js';
 import { MATCH_NOTIFIER, type MatchNotifier } from '../realtime/match-notifier.js';
+import { CLOCK, type Clock } from './clock/clock.js';
+import { clockUpdate } from './clock/clock-commit.js';
 import { VersionConflict, type Commit, type MatchRecord, type StoredEvent } from './match-record.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';
@@ -32,6 +34,7 @@ export class CommandRunner {
     private readonly repo: MatchesRepository,
     private readonly cache: MatchCache,
     @Inject(MATCH_NOTIFIER) private readonly notifier: MatchNotifier,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   /** The latest known record of a match (the cache, else the database), or null. */
@@ -60,9 +63,10 @@ export class CommandRunner {
       // A replayed command answers with the match as it is now, not as first read.
       if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : record;
       const seats = seatsAfter(record, decision.commit);
+      const clock = clockUpdate(record, decision.commit, seats, this.clock.now());
       try {
         const { version, events } = await this.repo.commit(
-          { ...decision.commit, botToMove: botToMove(decision.commit, seats) },
+          { ...decision.commit, botToMove: botToMove(decision.commit, seats), clock },
           seats.map((s) => s.playerId),
         );
         const after: MatchRecord = {
@@ -73,6 +77,7 @@ export class CommandRunner {
           winnerTeam: decision.commit.winnerTeam,
           lastEventSeq: record.lastEventSeq + events.length,
           seats,
+          clockState: clock?.state ?? record.clockState,
         };
         // A new player's name comes from the database; otherwise the record is known.
         const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
@@ -94,7 +99,7 @@ export class CommandRunner {
     const seats = seatsAfter(empty, first);
     const result = await this.repo.insert(
       match,
-      { ...first, botToMove: botToMove(first, seats) },
+      { ...first, botToMove: botToMove(first, seats), clock: clockUpdate(empty, first, seats, this.clock.now()) },
       seats.map((s) => s.playerId),
     );
     const created = await this.load(match.id, true);

@@ -13,6 +13,8 @@ import {
   type Rules as DomainRules,
 } from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
+import { startingBankMs } from './clock/clock-rules.js';
+import type { Clock } from './clock/clock.models.js';
 import type { MatchRecord } from './match-record.js';
 import type { End, MatchStatus, MoveType, RoundEnd, RoundStatus } from './models/enums.js';
 import type { Match, MatchRef, Seat, Team } from './models/match.model.js';
@@ -30,7 +32,8 @@ export function seatOf(record: MatchRecord, playerId: string | null): number | n
   return record.seats.find((s) => s.playerId === playerId)?.index ?? null;
 }
 
-export function moveModel(m: MoveRecord): Move {
+/** @param timedOut the server made this move for a seat whose time ran out */
+export function moveModel(m: MoveRecord, timedOut: boolean): Move {
   return {
     seq: m.seq,
     round: m.round,
@@ -40,7 +43,13 @@ export function moveModel(m: MoveRecord): Move {
     end: m.end as End | null,
     points: m.points,
     count: m.count,
+    timedOut,
   };
+}
+
+/** The Move.seq of the moves the server made for timed-out seats (none without a clock). */
+function timedOutOf(record: MatchRecord): ReadonlySet<number> {
+  return new Set(record.clockState?.timedOutMoves ?? []);
 }
 
 function resultModel(r: RoundResult | null): RoundResultModel | null {
@@ -63,7 +72,7 @@ function revealer(record: MatchRecord): MatchRef['revealedSecret'] {
 }
 
 /** A round that is over: everything may be shown, its draws included. */
-export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: string | null): Round {
+export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   return {
     number: round.number,
     status: round.status as RoundStatus,
@@ -74,7 +83,7 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
       count: countOf(round.board, rules),
       spinner: round.board.spinner ? { ...round.board.spinner.tile } : null,
     },
-    moves: round.moves.map(moveModel),
+    moves: round.moves.map((m) => moveModel(m, timedOut.has(m.seq))),
     result: resultModel(round.result),
     dealSecret,
   };
@@ -84,8 +93,8 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
  * The round a resignation cut short, once the match is over: UNFINISHED, nothing awarded, and
  * shown in full like a finished round (its hands and draws are no longer anyone's secret).
  */
-function cutShortRoundModel(state: MatchState, dealSecret: string | null): Round {
-  const round = finishedRoundModel(state.round, state.config.rules, dealSecret);
+function cutShortRoundModel(state: MatchState, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+  const round = finishedRoundModel(state.round, state.config.rules, dealSecret, timedOut);
   return {
     ...round,
     status: 'UNFINISHED' as RoundStatus,
@@ -97,7 +106,7 @@ function cutShortRoundModel(state: MatchState, dealSecret: string | null): Round
   };
 }
 
-function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
+function liveRoundModel(view: MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   const r = view.round;
   return {
     number: r.number,
@@ -109,16 +118,16 @@ function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
       count: r.count,
       spinner: r.spinner ? { ...r.spinner } : null,
     },
-    moves: r.moves.map(moveModel),
+    moves: r.moves.map((m) => moveModel(m, timedOut.has(m.seq))),
     result: resultModel(r.result),
     dealSecret,
   };
 }
 
 /** The round a match is in, or the one a resignation cut short once the match is over. */
-function currentRoundModel(state: MatchState, view: MatchView, dealSecret: string | null): Round {
+function currentRoundModel(state: MatchState, view: MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   const cutShort = state.status === 'FINISHED' && state.round.status === 'IN_PROGRESS';
-  return cutShort ? cutShortRoundModel(state, dealSecret) : liveRoundModel(view, dealSecret);
+  return cutShort ? cutShortRoundModel(state, dealSecret, timedOut) : liveRoundModel(view, dealSecret, timedOut);
 }
 
 export function matchModel(record: MatchRecord, viewer: Player | null): Match {
@@ -129,6 +138,7 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
   const teamSeats = view ? view.teams : teamsFor(record.seatCount, record.partnerships);
   const scores = view ? view.scores : teamSeats.map(() => 0);
   const teams: Team[] = teamSeats.map((seats, index) => ({ index, seats: [...seats], score: scores[index] }));
+  const clock = clockView(record);
   const seats: Seat[] = record.seats.map((s) => ({
     index: s.index,
     player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
@@ -136,8 +146,10 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     handCount: view ? view.handCounts[s.index] : 0,
     isBot: s.isBot,
     clientSeed: s.clientSeed,
+    ...clock.seat(s.index),
   }));
   const revealedSecret = revealer(record);
+  const timedOut = timedOutOf(record);
   return {
     id: record.id,
     status: record.status as MatchStatus,
@@ -151,9 +163,37 @@ export function matchModel(record: MatchRecord, viewer: Player | null): Match {
     myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
     legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
     canDraw: live ? view.canDraw : false,
-    currentRound: !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED')),
+    currentRound:
+      !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED'), timedOut),
     winner: record.winnerTeam !== null ? (teams[record.winnerTeam] ?? null) : null,
     createdAt: record.createdAt,
-    ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret },
+    clock: clock.settings,
+    deadline: clock.deadline,
+    ref: { matchId: record.id, viewerSeat: mySeat, revealedSecret, timedOut },
+  };
+}
+
+/** The clock as clients see it: the settings, the deadline, each seat's timeouts and bank. */
+function clockView(record: MatchRecord): {
+  settings: Clock | null;
+  deadline: Date | null;
+  seat: (index: number) => Pick<Seat, 'timeouts' | 'clockRef'>;
+} {
+  const settings = record.clock ?? null;
+  const state = record.clockState ?? null;
+  const live = record.status === 'IN_PROGRESS' && state?.deadline != null;
+  return {
+    settings: settings as Clock | null,
+    deadline: live ? new Date(state.deadline!) : null,
+    seat: (index) => ({
+      timeouts: state?.timeouts[index] ?? 0,
+      clockRef: settings
+        ? {
+            kind: settings.kind,
+            bankMs: state?.bankMs[index] ?? startingBankMs(settings),
+            runningSince: live && state.seat === index ? state.since : null,
+          }
+        : null,
+    }),
   };
 }

@@ -5,6 +5,10 @@ import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
 import { BOT_MOVER } from './bot-workers/bot-mover.js';
 import { WorkerPoolBotMover } from './bot-workers/worker-pool.js';
+import { CLOCK, systemClock } from './clock/clock.js';
+import { SeatClockResolver, ToMoveResolver } from './clock/clock.resolver.js';
+import { ClockRepository } from './clock/clock.repository.js';
+import { ClockService } from './clock/clock.service.js';
 import { CommandRunner } from './command-runner.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
@@ -24,6 +28,12 @@ import { RoundsService } from './rounds.service.js';
     BotsService,
     MatchesResolver,
     { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
+    // Clocks: the injected time, the timeout sweeper's kind, the to-move list.
+    { provide: CLOCK, useValue: systemClock },
+    ClockRepository,
+    ClockService,
+    SeatClockResolver,
+    ToMoveResolver,
   ],
   exports: [MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
 })

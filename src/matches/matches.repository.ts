@@ -35,6 +35,8 @@ export function toRecord(m: MatchWithSeats): MatchRecord {
     lastEventSeq: m.lastEventSeq,
     createdAt: m.createdAt,
     winnerTeam: m.winnerTeam,
+    clock: m.clock as unknown as MatchRecord['clock'],
+    clockState: m.clockState as unknown as MatchRecord['clockState'],
     seats: m.seats.map((s) => ({
       index: s.index,
       playerId: s.playerId,
@@ -72,6 +74,8 @@ export interface NewMatch {
   dealCommitment: string;
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
   teams: number;
+  /** the clock's settings; null: no clock */
+  clock?: MatchRecord['clock'];
 }
 
 /** The only place that talks to the database about matches. */
@@ -106,7 +110,7 @@ export class MatchesRepository {
   async find(id: string): Promise<MatchRecord | null> {
     const rows = await this.prisma.hot<Omit<MatchRecord, 'seats'> & { seats: MatchRecord['seats'] }>(Prisma.sql`
       SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam",
+             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", m."clock", m."clockState",
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
                        'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
@@ -129,9 +133,9 @@ export class MatchesRepository {
       const s = m.seats;
       await query(Prisma.sql`
         WITH new_match AS (
-          INSERT INTO "Match" ("id", "seatCount", "partnerships", "rules", "chainSecret", "dealCommitment", "createdById", "createdAt", "updatedAt")
+          INSERT INTO "Match" ("id", "seatCount", "partnerships", "rules", "chainSecret", "dealCommitment", "createdById", "createdAt", "updatedAt", "clock")
           VALUES (${m.id}::uuid, ${m.seatCount}, ${m.partnerships}, ${JSON.stringify(m.rules)}::jsonb, ${m.chainSecret}, ${m.dealCommitment},
-                  ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')),
+                  ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC', ${m.clock ? JSON.stringify(m.clock) : null}::jsonb)),
         new_seats AS (
           INSERT INTO "Seat" ("matchId", "index", "playerId", "team", "isBot", "botStrategy", "clientSeed")
           SELECT ${m.id}::uuid, x.idx, NULL, x.team, x.bot, x.strategy, x.client_seed
@@ -241,9 +245,12 @@ export class MatchesRepository {
         end: string | null;
         points: number | null;
         count: number | null;
+        eventSeat: number | null;
+        timedOut: boolean | null;
       }[]
     >`
-      SELECT e.seq, e.type, m.seq AS "moveSeq", m.round, m.seat, m.type::text AS "moveType", m."tileHigh", m."tileLow", m."end", m.points, m.count
+      SELECT e.seq, e.type, m.seq AS "moveSeq", m.round, m.seat, m.type::text AS "moveType", m."tileHigh", m."tileLow", m."end", m.points, m.count,
+             e.seat AS "eventSeat", m."timedOut"
       FROM "MatchEvent" e
       LEFT JOIN "Move" m ON m."matchId" = e."matchId" AND m.seq = e."moveSeq"
       WHERE e."matchId" = ${matchId}::uuid AND e.seq > ${afterSeq}
@@ -252,6 +259,8 @@ export class MatchesRepository {
     return rows.map((r) => ({
       seq: r.seq,
       type: r.type,
+      seat: r.eventSeat,
+      timedOut: r.timedOut ?? false,
       move:
         r.moveSeq === null
           ? null

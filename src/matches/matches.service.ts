@@ -9,6 +9,7 @@ import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
 import { decideResign, decideServerMove, decideTurn } from './decide-turn.js';
+import { resolveClock } from './clock/clock-settings.js';
 import { clientSeedOrRandom, newDealChain, randomClientSeed } from './fair-deal-secrets.js';
 import { WaitingCapReached, type MatchRecord } from './match-record.js';
 import { matchModel } from './match-view.js';
@@ -22,6 +23,7 @@ import type { Match } from './models/match.model.js';
 @Injectable()
 export class MatchesService {
   private readonly maxWaiting: number;
+  private readonly clockMinSeconds: number;
 
   constructor(
     private readonly repo: MatchesRepository,
@@ -29,6 +31,7 @@ export class MatchesService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.maxWaiting = config.maxWaitingMatches;
+    this.clockMinSeconds = config.clockMinSeconds;
   }
 
   async get(id: string, viewer: Player | null): Promise<Match | null> {
@@ -41,6 +44,7 @@ export class MatchesService {
     const partnerships = input.partnerships ?? false;
     const bots = input.bots ?? 0;
     const rules = this.rulesOf(input);
+    const clock = input.clock ? resolveClock(input.clock, this.clockMinSeconds) : null;
     const problems = validateSetup(seats, partnerships, rules);
     if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
@@ -56,6 +60,7 @@ export class MatchesService {
       rules,
       ...newDealChain(),
       teams: teamsFor(seats, partnerships).length,
+      clock,
       seats: Array.from({ length: seats }, (_, index) => {
         const isBot = index >= seats - bots;
         return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? strategy : null, clientSeed: randomClientSeed() };
@@ -75,6 +80,8 @@ export class MatchesService {
       createdAt: new Date(),
       winnerTeam: null,
       seats: match.seats.map((s) => ({ ...s, playerId: null, playerName: null })),
+      clock,
+      clockState: null,
     };
     // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
     const first = seatPlayer(empty, { playerId: player.id, clientSeed: creatorSeed, maxWaiting: this.maxWaiting }, 0);

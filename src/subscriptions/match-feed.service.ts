@@ -182,9 +182,9 @@ export class MatchFeedService {
 
   private eventModel(e: EventWithMove, match: Match): MatchEvent {
     // Another seat's draw never shows its tile, in the live feed or in a catch-up.
-    const move = e.move ? moveModel(e.move) : null;
+    const move = e.move ? moveModel(e.move, e.timedOut ?? false) : null;
     if (move && move.type === 'DRAW' && move.seat !== match.mySeat) move.tile = null;
-    return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, match };
+    return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, seat: e.seat ?? null, match };
   }
 
   private shared<T>(key: string, read: () => Promise<T>): Promise<T> {

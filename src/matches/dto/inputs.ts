@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ClockInput } from '../clock/clock.models.js';
 import { BlockedBonus, BotStrategy, End, FirstLeader, LeadRule, Rounding, ScoringSystem, SpinnerMode } from '../models/enums.js';
 
 @InputType({ description: 'Rule variants; every field optional, defaults per rules.md.' })
@@ -46,6 +47,10 @@ export class CreateMatchInput {
     description: 'The creator\'s client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
   })
   clientSeed?: string | null;
+
+  // Clocks (src/matches/clock)
+  @Field(() => ClockInput, { nullable: true, description: 'A clock for every seat; omitted: no clock (nobody ever runs out of time).' })
+  clock?: ClockInput | null;
 }
 
 @InputType({ description: 'A tile named by its halves, in either order.' })

@@ -49,6 +49,8 @@ export enum RoundEnd {
   BLOCKED = 'BLOCKED',
   MATCH_WON = 'MATCH_WON',
   RESIGNED = 'RESIGNED',
+  TIMED_OUT = 'TIMED_OUT',
+  DEADLINE_SOON = 'DEADLINE_SOON',
 }
 export enum MoveType {
   PLAY = 'PLAY',
@@ -67,6 +69,8 @@ export enum MatchEventType {
   ROUND_ENDED = 'ROUND_ENDED',
   MATCH_FINISHED = 'MATCH_FINISHED',
   RESIGNED = 'RESIGNED',
+  TIMED_OUT = 'TIMED_OUT',
+  DEADLINE_SOON = 'DEADLINE_SOON',
 }
 export enum BotStrategy {
   RANDOM = 'RANDOM',
@@ -176,6 +180,10 @@ registerEnumType(MatchEventType, {
     ROUND_ENDED: { description: 'A round ended (domino, block, or a play that won the match).' },
     MATCH_FINISHED: { description: 'The match is over: FINISHED, with a winner. The last event of a match.' },
     RESIGNED: { description: 'A player resigned; MATCH_FINISHED follows.' },
+    TIMED_OUT: {
+      description: "The seat (MatchEvent.seat) ran out of time: the server's moves for it follow (timedOut), or MATCH_FINISHED when its side forfeits.",
+    },
+    DEADLINE_SOON: { description: "80 % of the turn's time of the seat to move (MatchEvent.seat) is gone; sent once per turn." },
   },
 });
 registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });
