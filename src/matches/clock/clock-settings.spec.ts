@@ -31,7 +31,9 @@ describe('resolveClock', () => {
       onTimeout: 'FORFEIT',
       forfeitAfter: 0,
     });
-    expect(resolveClock({ kind: 'BANK', bankSeconds: 60, incrementSeconds: 0, maxBankSeconds: MAX_CLOCK_SECONDS, forfeitAfter: 0 }, 60).forfeitAfter).toBe(0);
+    expect(
+      resolveClock({ kind: 'BANK', bankSeconds: 60, incrementSeconds: 0, maxBankSeconds: MAX_CLOCK_SECONDS, forfeitAfter: 0 }, 60).forfeitAfter,
+    ).toBe(0);
   });
 
   it.each<[string, ClockRequest, RegExp]>([
@@ -43,7 +45,11 @@ describe('resolveClock', () => {
     ['a bank field on PER_MOVE', { kind: 'PER_MOVE', moveSeconds: 60, incrementSeconds: 5 }, /incrementSeconds does not apply to kind PER_MOVE/],
     ['moveSeconds on BANK', { kind: 'BANK', bankSeconds: 60, moveSeconds: 60 }, /moveSeconds does not apply to kind BANK/],
     ['a cap below the bank', { kind: 'BANK', bankSeconds: 600, maxBankSeconds: 300 }, /maxBankSeconds must be at least bankSeconds/],
-    ['forfeitAfter with FORFEIT', { kind: 'PER_MOVE', moveSeconds: 60, onTimeout: 'FORFEIT', forfeitAfter: 2 }, /forfeitAfter does not apply to onTimeout FORFEIT/],
+    [
+      'forfeitAfter with FORFEIT',
+      { kind: 'PER_MOVE', moveSeconds: 60, onTimeout: 'FORFEIT', forfeitAfter: 2 },
+      /forfeitAfter does not apply to onTimeout FORFEIT/,
+    ],
     ['a negative forfeitAfter', { kind: 'PER_MOVE', moveSeconds: 60, forfeitAfter: -1 }, /forfeitAfter must be .* from 0 to 100/],
   ])('refuses %s', (_what, req, message) => {
     expect(problemOf(req)).toMatch(message);

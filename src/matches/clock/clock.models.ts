@@ -23,7 +23,9 @@ registerEnumType(TimeoutPolicy, {
   name: 'TimeoutPolicy',
   description: 'What happens when the seat to move runs out of time.',
   valuesMap: {
-    BOT_PLAYS: { description: "The server plays the greedy bot's move for the seat (Move.timedOut); forfeitAfter timeouts in a row forfeit (the default)." },
+    BOT_PLAYS: {
+      description: "The server plays the greedy bot's move for the seat (Move.timedOut); forfeitAfter timeouts in a row forfeit (the default).",
+    },
     FORFEIT: { description: "The seat's side loses the match." },
   },
 });
@@ -44,7 +46,7 @@ export class ClockInput {
   onTimeout?: TimeoutPolicy | null;
   @Field(() => Int, {
     nullable: true,
-    description: "BOT_PLAYS only: after this many timeouts in a row by one seat, its side forfeits; 0 = never; default 3 (0..100).",
+    description: 'BOT_PLAYS only: after this many timeouts in a row by one seat, its side forfeits; 0 = never; default 3 (0..100).',
   })
   forfeitAfter?: number | null;
 }

@@ -53,7 +53,11 @@ export class ClockRepository {
    * within a deadline. Through the player's PlayerMatch rows (their IN_PROGRESS matches), so a
    * page touches only that player's matches. Returns the page, each with its key, and the total.
    */
-  async toMovePage(playerId: string, take: number, after: ToMoveKey | null): Promise<{ rows: { record: MatchRecord; key: ToMoveKey }[]; total: number }> {
+  async toMovePage(
+    playerId: string,
+    take: number,
+    after: ToMoveKey | null,
+  ): Promise<{ rows: { record: MatchRecord; key: ToMoveKey }[]; total: number }> {
     const order = Prisma.sql`COALESCE(m."deadlineAt", 'infinity'::timestamptz)`;
     const keyset = after
       ? Prisma.sql`AND (${order}, m."id") > (COALESCE(${after.deadline?.toISOString() ?? null}::timestamptz, 'infinity'::timestamptz), ${after.id}::uuid)`

@@ -47,7 +47,10 @@ export class ToMoveResolver {
     return { totalCount: total, pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null }, edges };
   }
 
-  @ResolveField(() => Int, { nullable: true, description: 'Matches where it is this player’s turn (toMove’s totalCount); only on `me`, null elsewhere.' })
+  @ResolveField(() => Int, {
+    nullable: true,
+    description: 'Matches where it is this player’s turn (toMove’s totalCount); only on `me`, null elsewhere.',
+  })
   toMoveCount(@Parent() player: Player, @CurrentPlayer() caller: Player | null): Promise<number> | null {
     return caller && caller.id === player.id ? this.repo.toMoveCount(player.id) : null;
   }
