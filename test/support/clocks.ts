@@ -1,5 +1,8 @@
+import { expect } from '@jest/globals';
 import type { PrismaService } from '../../src/database/prisma.service.js';
+import { actionsFromMoves, apply, newMatch } from '../../src/domain/index.js';
 import type { GqlClient } from './gql.js';
+import { storedMoves } from './replay-check.js';
 
 /** What the clock tests read of a match through the API. */
 export const CLOCK_FIELDS = `id status version turn mySeat deadline
@@ -52,6 +55,7 @@ export async function moveNow(client: GqlClient, m: ClockedMatch, clientMoveId?:
 
 export interface StoredEventRow {
   seq: number;
+  moveSeq: number | null;
   type: string;
   seat: number | null;
   moveSeat: number | null;
@@ -62,7 +66,7 @@ export interface StoredEventRow {
 /** A match's stored events with their moves, in order (straight from the tables). */
 export async function storedEvents(prisma: PrismaService, matchId: string): Promise<StoredEventRow[]> {
   return prisma.$queryRaw<StoredEventRow[]>`
-    SELECT e.seq, e.type, e.seat, m.seat AS "moveSeat", m."timedOut", m."clientMoveId"
+    SELECT e.seq, e."moveSeq", e.type, e.seat, m.seat AS "moveSeat", m."timedOut", m."clientMoveId"
     FROM "MatchEvent" e LEFT JOIN "Move" m ON m."matchId" = e."matchId" AND m.seq = e."moveSeq"
     WHERE e."matchId" = ${matchId}::uuid ORDER BY e.seq`;
 }
@@ -98,4 +102,21 @@ export function timeoutsOf(events: StoredEventRow[]): number[] {
   const stray = events.filter((e) => e.timedOut && !marked.has(e.seq));
   if (stray.length > 0) throw new Error(`moves marked timedOut without a TIMED_OUT before them: ${stray.map((e) => e.seq).join(', ')}`);
   return seats;
+}
+
+/**
+ * The stored moves of a match its clock ended (a forfeit) replay to its stored state: the
+ * engine's state after the last move, then FINISHED with the other side winning.
+ */
+export async function expectForfeitReplayable(prisma: PrismaService, matchId: string, loserSeat: number): Promise<void> {
+  const { config, moves } = await storedMoves(prisma, matchId);
+  expect(moves.map((x) => x.seq)).toEqual(moves.map((_, i) => i + 1));
+  let { state } = newMatch(config);
+  for (const action of actionsFromMoves(moves)) {
+    const res = apply(state, action);
+    if (!res.ok) throw new Error(`stored move refused on replay: ${res.violation.code}`);
+    state = res.state;
+  }
+  const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId } });
+  expect(m.state).toEqual({ ...state, status: 'FINISHED', winner: 1 - state.teamOfSeat[loserSeat] });
 }
