@@ -181,7 +181,8 @@ registerEnumType(MatchEventType, {
     MATCH_FINISHED: { description: 'The match is over: FINISHED, with a winner. The last event of a match.' },
     RESIGNED: { description: 'A player resigned; MATCH_FINISHED follows.' },
     TIMED_OUT: {
-      description: "The seat (MatchEvent.seat) ran out of time: the server's moves for it follow (timedOut), or MATCH_FINISHED when its side forfeits.",
+      description:
+        "The seat (MatchEvent.seat) ran out of time: the server's moves for it follow (timedOut), or MATCH_FINISHED when its side forfeits.",
     },
     DEADLINE_SOON: { description: "80 % of the turn's time of the seat to move (MatchEvent.seat) is gone; sent once per turn." },
   },
