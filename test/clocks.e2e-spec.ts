@@ -32,11 +32,11 @@ describe('clocks', () => {
   afterAll(() => app.close());
 
   it('PER_MOVE with BOT_PLAYS: a silent seat is warned once, times out, is played for, and forfeits after forfeitAfter in a row', async () => {
-    const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 2, forfeitAfter: 2 });
+    const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 3, forfeitAfter: 2 });
     const first = await clockedView(a, id);
     expect(first.clock).toEqual({
       kind: 'PER_MOVE',
-      moveSeconds: 2,
+      moveSeconds: 3,
       bankSeconds: null,
       incrementSeconds: null,
       maxBankSeconds: null,
@@ -104,7 +104,7 @@ describe('clocks', () => {
   });
 
   it('BANK: each turn costs its time, the increment is added after it, and the bank is capped', async () => {
-    const id = await clockedDuel(a, b, { kind: 'BANK', bankSeconds: 20, incrementSeconds: 5, maxBankSeconds: 22 });
+    const id = await clockedDuel(a, b, { kind: 'BANK', bankSeconds: 20, incrementSeconds: 15, maxBankSeconds: 22 });
     const bySeat = new Map<number, GqlClient>();
     const readState = async () =>
       (await prisma.match.findUniqueOrThrow({ where: { id } })).clockState as {
@@ -125,7 +125,7 @@ describe('clocks', () => {
       const after = await readState();
       if (after.seat === before.seat) continue; // a draw: still the same turn and the same deadline
       const used = after.since - before.since;
-      const expected = Math.min(22_000, Math.max(0, before.bankMs[before.seat] - used) + 5_000);
+      const expected = Math.min(22_000, Math.max(0, before.bankMs[before.seat] - used) + 15_000);
       expect(after.bankMs[before.seat]).toBe(expected);
       expect(after.deadline - after.since).toBe(after.bankMs[after.seat]);
       // Through the API: the seat that just moved shows its bank; the seat to move, its bank running down.
@@ -135,7 +135,7 @@ describe('clocks', () => {
       expect(new Date(view.deadline!).getTime()).toBe(after.deadline);
       before = after;
     }
-    expect(before.bankMs.some((ms) => ms === 22_000)).toBe(true); // 20 + 5 is over the cap of 22
+    expect(before.bankMs.some((ms) => ms === 22_000)).toBe(true); // what was left + 15 is over the cap of 22
     await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { id } }', { id });
     const end = await clockedView(a, id);
     expect(end.deadline).toBeNull();
