@@ -71,6 +71,8 @@ const schema = z.object({
     .positive()
     .max(24 * 365)
     .default(72),
+  // Clocks: the shortest turn or bank a match may ask for (tests use 1).
+  CLOCK_MIN_SECONDS: z.coerce.number().int().min(1).max(2_592_000).default(60),
   // Query cost, WebSocket, timeout and production limits (src/limits; README "Limits and abuse").
   ...limitsEnvSchema,
   // Bots: the expert's search bounds per move, and the worker threads it runs on.
@@ -113,6 +115,8 @@ export type AppConfig = {
   matchCacheTtlMs: number;
   /** a WAITING match nobody joined for this long expires (ABANDONED) */
   openMatchTtlHours: number;
+  /** the shortest moveSeconds / bankSeconds a clock may ask for */
+  clockMinSeconds: number;
   limits: Limits;
   /** wall-clock bound of one searching bot move, in ms */
   botMoveBudgetMs: number;
@@ -184,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
     openMatchTtlHours: c.OPEN_MATCH_TTL_HOURS,
+    clockMinSeconds: c.CLOCK_MIN_SECONDS,
     limits: limitsFrom(c, c.NODE_ENV === 'production'),
     botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
     botSearchNodes: c.BOT_SEARCH_NODES,

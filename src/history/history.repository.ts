@@ -62,7 +62,7 @@ export class HistoryRepository {
         ORDER BY pm."createdAt" DESC, pm."matchId" DESC
         LIMIT ${take})
       SELECT t.n AS "total", m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN},
+             m."lastEventSeq", m."createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN}, m."clock", m."clockState",
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
                        'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")

@@ -4,6 +4,8 @@ import { ApiError } from '../common/api-error.js';
 import type { MoveRecord } from '../domain/index.js';
 import { assertId } from '../common/ids.js';
 import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
+import { CLOCK, type Clock } from './clock/clock.js';
+import { clockUpdate } from './clock/clock-commit.js';
 import { COMMIT_LISTENERS, type CommitListener } from './commit-listeners.js';
 import { VersionConflict, type Commit, type LoadedMatch, type StoredEvent } from './loaded-match.js';
 import { MatchCache } from './match-cache.js';
@@ -36,6 +38,7 @@ export class CommandRunner implements OnModuleInit {
     private readonly cache: MatchCache,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     private readonly moduleRef: ModuleRef,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -68,9 +71,10 @@ export class CommandRunner implements OnModuleInit {
       // A replayed command answers with the match as it is now, not as first read.
       if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : loaded;
       const seats = seatsAfter(loaded, decision.commit);
+      const clock = clockUpdate(loaded, decision.commit, seats, this.clock.now());
       try {
         const { version, events } = await this.repo.commit(
-          { ...decision.commit, botToMove: botToMove(decision.commit, seats), turnTo: turnTo(loaded, decision.commit, seats) },
+          { ...decision.commit, botToMove: botToMove(decision.commit, seats), turnTo: turnTo(loaded, decision.commit, seats), clock },
           seats.map((s) => s.playerId),
         );
         const after: LoadedMatch = {
@@ -81,6 +85,7 @@ export class CommandRunner implements OnModuleInit {
           winnerTeam: decision.commit.winnerTeam,
           lastEventSeq: loaded.lastEventSeq + events.length,
           seats,
+          clockState: clock?.state ?? loaded.clockState,
         };
         // A new player's name comes from the database; otherwise the loaded match is known.
         const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
@@ -103,7 +108,12 @@ export class CommandRunner implements OnModuleInit {
     const alsoSeats = also ? also.before.seats.map((s) => s.playerId) : [];
     const result = await this.repo.insert(
       match,
-      { ...first, botToMove: botToMove(first, seats), turnTo: turnTo(empty, first, seats) },
+      {
+        ...first,
+        botToMove: botToMove(first, seats),
+        turnTo: turnTo(empty, first, seats),
+        clock: clockUpdate(empty, first, seats, this.clock.now()),
+      },
       seats.map((s) => s.playerId),
       also ? { commit: also.commit, seats: alsoSeats } : undefined,
     );

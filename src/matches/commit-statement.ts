@@ -43,7 +43,7 @@ function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: numb
       "status" = ${c.status}::"MatchStatus",
       "state" = ${c.state === null ? null : JSON.stringify(c.state)}::jsonb,
       "turn" = ${c.state && c.status === 'IN_PROGRESS' ? c.state.round.turn : null}::int,
-      "botDueAt" = CASE WHEN ${c.botToMove ?? false} THEN now() + make_interval(secs => ${botGraceSeconds}::float8) END,
+      "botDueAt" = CASE WHEN ${c.botToMove ?? false} THEN now() + make_interval(secs => ${botGraceSeconds}::float8) END,${clockColumns(c)}
       "winnerTeam" = ${c.winnerTeam}::int,
       "lastEventSeq" = "lastEventSeq" + ${events.length}::int,
       "startedAt" = CASE WHEN ${c.started ?? false} THEN now() ELSE "startedAt" END,
@@ -52,6 +52,16 @@ function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: numb
       "updatedAt" = now()
     WHERE "id" = ${c.matchId}::uuid AND "version" = ${c.expectedVersion}
     RETURNING "version")`;
+}
+
+/** The clock's columns, when the match has a clock (see src/matches/clock/clock-commit.ts). */
+function clockColumns(c: Commit): Prisma.Sql {
+  if (!c.clock) return Prisma.empty;
+  const { state, deadlineAt, dueAt } = c.clock;
+  return Prisma.sql`
+      "clockState" = ${JSON.stringify(state)}::jsonb,
+      "deadlineAt" = ${deadlineAt?.toISOString() ?? null}::timestamptz,
+      "clockDueAt" = ${dueAt?.toISOString() ?? null}::timestamptz,`;
 }
 
 function seatsCte(c: Commit, changes: NonNullable<Commit['seatChanges']>, guard: Prisma.Sql): Prisma.Sql {
@@ -66,9 +76,10 @@ function seatsCte(c: Commit, changes: NonNullable<Commit['seatChanges']>, guard:
 function movesCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
   const m = c.moves;
   return Prisma.sql`moves AS (
-    INSERT INTO "Move" ("matchId", "seq", "round", "seat", "type", "tileHigh", "tileLow", "end", "points", "count", "clientMoveId", "playerId")
+    INSERT INTO "Move" ("matchId", "seq", "round", "seat", "type", "tileHigh", "tileLow", "end", "points", "count", "clientMoveId", "playerId", "timedOut")
     SELECT ${c.matchId}::uuid, x.seq, x.round, x.seat, x.type::"MoveType", x.high, x.low, x.end_, x.points, x.count,
-           CASE WHEN x.ord = 1 THEN ${c.clientMoveId ?? null}::text END, CASE WHEN x.ord = 1 THEN ${c.playerId ?? null}::uuid END
+           CASE WHEN x.ord = 1 THEN ${c.clientMoveId ?? null}::text END, CASE WHEN x.ord = 1 THEN ${c.playerId ?? null}::uuid END,
+           x.seq = ANY(${c.clockWork?.timedOut?.moves ?? []}::int[])
     FROM unnest(
       ${m.map((v) => v.seq)}::int[], ${m.map((v) => v.round)}::int[], ${m.map((v) => v.seat)}::int[], ${m.map((v) => v.type)}::text[],
       ${m.map((v) => v.tile?.high ?? null)}::int[], ${m.map((v) => v.tile?.low ?? null)}::int[], ${m.map((v) => v.end)}::text[],
@@ -79,9 +90,10 @@ function movesCte(c: Commit, guard: Prisma.Sql): Prisma.Sql {
 
 function eventsCte(c: Commit, events: readonly StoredEvent[], guard: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`events AS (
-    INSERT INTO "MatchEvent" ("matchId", "seq", "type", "moveSeq")
-    SELECT ${c.matchId}::uuid, e.seq, e.type, e.move_seq
-    FROM unnest(${events.map((e) => e.seq)}::int[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.moveSeq)}::int[]) AS e(seq, type, move_seq)
+    INSERT INTO "MatchEvent" ("matchId", "seq", "type", "moveSeq", "seat")
+    SELECT ${c.matchId}::uuid, e.seq, e.type, e.move_seq, e.seat
+    FROM unnest(${events.map((e) => e.seq)}::int[], ${events.map((e) => e.type)}::text[], ${events.map((e) => e.moveSeq)}::int[],
+                ${events.map((e) => e.seat ?? null)}::int[]) AS e(seq, type, move_seq, seat)
     WHERE ${guard})`;
 }
 

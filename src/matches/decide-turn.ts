@@ -2,7 +2,7 @@ import { ApiError } from '../common/api-error.js';
 import { apply, normalizeTile, type Action, type MatchState, type MoveRecord } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
-import type { LoadedMatch } from './loaded-match.js';
+import type { Commit, LoadedMatch, NewEvent } from './loaded-match.js';
 import { seatOf } from './match-view.js';
 import { violationError } from './violations.js';
 
@@ -77,26 +77,32 @@ export function decideResign(r: LoadedMatch, playerId: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
-  const state = r.state;
+  return { commit: forfeitCommit(r, seat, { type: 'RESIGNED', moveSeq: null }) };
+}
+
+/**
+ * The side of `seat` loses the match at once (a resignation, or a seat whose time ran out): the
+ * other side wins; with more than two sides, the best-placed other side (ties to the lower team
+ * index). `cause` (RESIGNED, TIMED_OUT) comes before MATCH_FINISHED. Ended before any round was
+ * played out, the match gives nobody stats or leaderboard credit, or two accounts could farm wins
+ * by create–join–resign (or create–join–wait).
+ */
+export function forfeitCommit(r: LoadedMatch, seat: number, cause: NewEvent): Commit {
+  const state = r.state!;
   const loser = state.teamOfSeat[seat];
   const winner = state.scores
     .map((score, team) => ({ score, team }))
     .filter((t) => t.team !== loser)
     .sort((a, b) => b.score - a.score || a.team - b.team)[0].team;
   const finishedState: MatchState = { ...state, status: 'FINISHED', winner };
-  return {
-    commit: bareCommit(r, {
-      status: 'FINISHED',
-      state: finishedState,
-      winnerTeam: winner,
-      finished: true,
-      unrated: state.round.number === 1,
-      events: [
-        { type: 'RESIGNED', moveSeq: null },
-        { type: 'MATCH_FINISHED', moveSeq: null },
-      ],
-    }),
-  };
+  return bareCommit(r, {
+    status: 'FINISHED',
+    state: finishedState,
+    winnerTeam: winner,
+    finished: true,
+    unrated: state.round.number === 1,
+    events: [cause, { type: 'MATCH_FINISHED', moveSeq: null }],
+  });
 }
 
 /** Does an action ask for what a stored move did? (An omitted end matches the end it was given.) */

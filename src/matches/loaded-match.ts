@@ -1,4 +1,7 @@
 import type { MatchState, MoveRecord, RoundResult, RoundState, Rules } from '../domain/index.js';
+import type { ClockUpdate, ClockWork } from './clock/clock-commit.js';
+import type { ClockSettings } from './clock/clock-settings.js';
+import type { ClockState } from './clock/clock-state.js';
 
 /**
  * The service's own shapes for what the repository loads and writes: plain data, no ORM types,
@@ -35,6 +38,12 @@ export interface LoadedMatch {
   seats: LoadedSeat[];
   /** finding opponents and rematches (docs/matchmaking.md) */
   matchmaking: MatchmakingRecord;
+
+  // Clocks (src/matches/clock); absent or null: the match has no clock.
+  /** the settings createMatch asked for, defaults filled in */
+  clock?: ClockSettings | null;
+  /** the running clock: whose time runs since when, banks, timeouts in a row */
+  clockState?: ClockState | null;
 }
 
 /** A match's invitation, visibility and rematch links. */
@@ -72,12 +81,17 @@ export type MatchEventTypeValue =
   | 'RESIGNED'
   // Finding opponents and rematches
   | 'MATCH_EXPIRED'
-  | 'REMATCH_OFFERED';
+  | 'REMATCH_OFFERED'
+  // Clocks: a seat ran out of time / 80 % of its turn's time is gone (the event's seat says which).
+  | 'TIMED_OUT'
+  | 'DEADLINE_SOON';
 
 /** A stored event, before its match-wide seq is assigned. */
 export interface NewEvent {
   type: MatchEventTypeValue;
   moveSeq: number | null;
+  /** the seat the event is about, for TIMED_OUT and DEADLINE_SOON; null otherwise */
+  seat?: number | null;
 }
 
 export interface StoredEvent extends NewEvent {
@@ -89,6 +103,10 @@ export interface EventWithMove {
   seq: number;
   type: MatchEventTypeValue;
   move: MoveRecord | null;
+  /** the seat a TIMED_OUT or DEADLINE_SOON event is about */
+  seat?: number | null;
+  /** the move was made by the server for a timed-out seat */
+  timedOut?: boolean;
 }
 
 /** Everything one accepted command writes, applied atomically with a version compare-and-set. */
@@ -125,6 +143,11 @@ export interface Commit {
   restartsExpiry?: boolean;
   /** the human whose turn this commit begins (see turnHandedTo), for the TURN webhook */
   turnTo?: string | null;
+
+  // Clocks (src/matches/clock): what the command means for the clock (set by its decision), and
+  // the clock once it holds (set by CommandRunner; written by the compare-and-set itself).
+  clockWork?: ClockWork;
+  clock?: ClockUpdate;
 }
 
 export interface CommitResult {

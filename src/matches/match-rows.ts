@@ -24,6 +24,8 @@ export function toRecord(m: MatchWithSeats): LoadedMatch {
     lastEventSeq: m.lastEventSeq,
     createdAt: m.createdAt,
     winnerTeam: m.winnerTeam,
+    clock: m.clock as unknown as LoadedMatch['clock'],
+    clockState: m.clockState as unknown as LoadedMatch['clockState'],
     seats: m.seats.map((s) => ({
       index: s.index,
       playerId: s.playerId,

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { teamsFor, type Rules } from '../domain/index.js';
 import { newDealChain, randomClientSeed } from './fair-deal-secrets.js';
+import type { ClockSettings } from './clock/clock-settings.js';
 import type { MatchmakingRecord, LoadedMatch } from './loaded-match.js';
 import type { NewMatch } from './matches.repository.js';
 
@@ -14,6 +15,8 @@ export interface MatchSettings {
   partnerships: boolean;
   rules: Rules;
   private: boolean;
+  /** the clock (docs/clocks.md); null: none */
+  clock: ClockSettings | null;
   /** every seat's team and bot (with its strategy); players are not settings */
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null }[];
 }
@@ -26,6 +29,7 @@ export function settingsFor(input: {
   botStrategy: string;
   rules: Rules;
   private: boolean;
+  clock: ClockSettings | null;
 }): MatchSettings {
   const teamOf = new Map<number, number>();
   teamsFor(input.seats, input.partnerships).forEach((ss, team) => ss.forEach((s) => teamOf.set(s, team)));
@@ -34,6 +38,7 @@ export function settingsFor(input: {
     partnerships: input.partnerships,
     rules: input.rules,
     private: input.private,
+    clock: input.clock,
     seats: Array.from({ length: input.seats }, (_, index) => {
       const isBot = index >= input.seats - input.bots;
       return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? input.botStrategy : null };
@@ -48,6 +53,7 @@ export function settingsOf(r: LoadedMatch): MatchSettings {
     partnerships: r.partnerships,
     rules: r.rules,
     private: r.matchmaking.private,
+    clock: r.clock ?? null,
     seats: r.seats.map((s) => ({ index: s.index, team: s.team, isBot: s.isBot, botStrategy: s.botStrategy })),
   };
 }
@@ -97,6 +103,7 @@ export function newMatchFrom(
     teams: teamsFor(settings.seatCount, settings.partnerships).length,
     seats: settings.seats.map((s) => ({ ...s, clientSeed: randomClientSeed() })),
     matchmaking,
+    clock: settings.clock,
   };
   const empty: LoadedMatch = {
     id: match.id,
@@ -113,6 +120,8 @@ export function newMatchFrom(
     winnerTeam: null,
     seats: match.seats.map((s) => ({ ...s, playerId: null, playerName: null })),
     matchmaking: { ...matchmaking, rematchId: null },
+    clock: settings.clock,
+    clockState: null,
   };
   return { match, empty };
 }

@@ -14,6 +14,8 @@ import {
   type Rules as DomainRules,
 } from '../domain/index.js';
 import type { Player } from '../players/models/player.model.js';
+import { startingBankMs } from './clock/clock-rules.js';
+import type { Clock } from './clock/clock.models.js';
 import type { LoadedMatch } from './loaded-match.js';
 import type { End, MatchStatus, MoveType, RoundEnd, RoundStatus } from './models/enums.js';
 import type { Match, MatchRef, Seat, Team } from './models/match.model.js';
@@ -31,7 +33,8 @@ export function seatOf(loaded: LoadedMatch, playerId: string | null): number | n
   return loaded.seats.find((s) => s.playerId === playerId)?.index ?? null;
 }
 
-export function moveModel(m: MoveRecord): Move {
+/** @param timedOut the server made this move for a seat whose time ran out */
+export function moveModel(m: MoveRecord, timedOut: boolean): Move {
   return {
     seq: m.seq,
     round: m.round,
@@ -41,7 +44,13 @@ export function moveModel(m: MoveRecord): Move {
     end: m.end as End | null,
     points: m.points,
     count: m.count,
+    timedOut,
   };
+}
+
+/** The Move.seq of the moves the server made for timed-out seats (none without a clock). */
+function timedOutOf(record: LoadedMatch): ReadonlySet<number> {
+  return new Set(record.clockState?.timedOutMoves ?? []);
 }
 
 function resultModel(r: RoundResult | null): RoundResultModel | null {
@@ -64,7 +73,7 @@ function revealer(loaded: LoadedMatch): MatchRef['revealedSecret'] {
 }
 
 /** A round that is over: everything may be shown, its draws included. */
-export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: string | null): Round {
+export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   return {
     number: round.number,
     status: round.status as RoundStatus,
@@ -76,7 +85,7 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
       spinner: round.board.spinner ? { ...round.board.spinner.tile } : null,
     },
     // The round is over: redactMove hides nothing in it, whoever looks.
-    moves: round.moves.map((m) => moveModel(redactMove(m, null, true))),
+    moves: round.moves.map((m) => moveModel(redactMove(m, null, true), timedOut.has(m.seq))),
     result: resultModel(round.result),
     dealSecret,
     layout: { spinner: rules.spinner, spinnerEndsCount: rules.spinnerEndsCount },
@@ -87,8 +96,8 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
  * The round a resignation cut short, once the match is over: UNFINISHED, nothing awarded, and
  * shown in full like a finished round (its hands and draws are no longer anyone's secret).
  */
-function cutShortRoundModel(state: MatchState, dealSecret: string | null): Round {
-  const round = finishedRoundModel(state.round, state.config.rules, dealSecret);
+function cutShortRoundModel(state: MatchState, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+  const round = finishedRoundModel(state.round, state.config.rules, dealSecret, timedOut);
   return {
     ...round,
     status: 'UNFINISHED' as RoundStatus,
@@ -100,7 +109,7 @@ function cutShortRoundModel(state: MatchState, dealSecret: string | null): Round
   };
 }
 
-function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
+function liveRoundModel(view: MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   const r = view.round;
   return {
     number: r.number,
@@ -112,7 +121,7 @@ function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
       count: r.count,
       spinner: r.spinner ? { ...r.spinner } : null,
     },
-    moves: r.moves.map(moveModel),
+    moves: r.moves.map((m) => moveModel(m, timedOut.has(m.seq))),
     result: resultModel(r.result),
     dealSecret,
     layout: { spinner: view.rules.spinner, spinnerEndsCount: view.rules.spinnerEndsCount },
@@ -120,9 +129,9 @@ function liveRoundModel(view: MatchView, dealSecret: string | null): Round {
 }
 
 /** The round a match is in, or the one a resignation cut short once the match is over. */
-function currentRoundModel(state: MatchState, view: MatchView, dealSecret: string | null): Round {
+function currentRoundModel(state: MatchState, view: MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   const cutShort = state.status === 'FINISHED' && state.round.status === 'IN_PROGRESS';
-  return cutShort ? cutShortRoundModel(state, dealSecret) : liveRoundModel(view, dealSecret);
+  return cutShort ? cutShortRoundModel(state, dealSecret, timedOut) : liveRoundModel(view, dealSecret, timedOut);
 }
 
 export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
@@ -133,6 +142,7 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
   const teamSeats = view ? view.teams : teamsFor(loaded.seatCount, loaded.partnerships);
   const scores = view ? view.scores : teamSeats.map(() => 0);
   const teams: Team[] = teamSeats.map((seats, index) => ({ index, seats: [...seats], score: scores[index] }));
+  const clock = clockView(loaded);
   const seats: Seat[] = loaded.seats.map((s) => ({
     index: s.index,
     player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
@@ -140,8 +150,10 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     handCount: view ? view.handCounts[s.index] : 0,
     isBot: s.isBot,
     clientSeed: s.clientSeed,
+    ...clock.seat(s.index),
   }));
   const revealedSecret = revealer(loaded);
+  const timedOut = timedOutOf(loaded);
   return {
     id: loaded.id,
     status: loaded.status as MatchStatus,
@@ -155,12 +167,40 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
     legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
     canDraw: live ? view.canDraw : false,
-    currentRound: !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED')),
+    currentRound:
+      !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED'), timedOut),
     winner: loaded.winnerTeam !== null ? (teams[loaded.winnerTeam] ?? null) : null,
     createdAt: loaded.createdAt,
     private: loaded.matchmaking.private,
     inviteCode: mySeat !== null ? loaded.matchmaking.inviteCode : null,
     rematchOfId: loaded.matchmaking.rematchOfId,
-    ref: { matchId: loaded.id, viewerSeat: mySeat, revealedSecret, rematchId: loaded.matchmaking.rematchId },
+    clock: clock.settings,
+    deadline: clock.deadline,
+    ref: { matchId: loaded.id, viewerSeat: mySeat, revealedSecret, rematchId: loaded.matchmaking.rematchId, timedOut },
+  };
+}
+
+/** The clock as clients see it: the settings, the deadline, each seat's timeouts and bank. */
+function clockView(loaded: LoadedMatch): {
+  settings: Clock | null;
+  deadline: Date | null;
+  seat: (index: number) => Pick<Seat, 'timeouts' | 'clockRef'>;
+} {
+  const settings = loaded.clock ?? null;
+  const state = loaded.clockState ?? null;
+  const live = loaded.status === 'IN_PROGRESS' && state?.deadline != null;
+  return {
+    settings: settings as Clock | null,
+    deadline: live ? new Date(state.deadline!) : null,
+    seat: (index) => ({
+      timeouts: state?.timeouts[index] ?? 0,
+      clockRef: settings
+        ? {
+            kind: settings.kind,
+            bankMs: state?.bankMs[index] ?? startingBankMs(settings),
+            runningSince: live && state.seat === index ? state.since : null,
+          }
+        : null,
+    }),
   };
 }

@@ -6,6 +6,10 @@ import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
 import { BOT_MOVER } from './bot-workers/bot-mover.js';
 import { WorkerPoolBotMover } from './bot-workers/worker-pool.js';
+import { CLOCK, systemClock } from './clock/clock.js';
+import { SeatClockResolver, ToMoveResolver } from './clock/clock.resolver.js';
+import { ClockRepository } from './clock/clock.repository.js';
+import { ClockService } from './clock/clock.service.js';
 import { CommandRunner } from './command-runner.js';
 import { commitListeners } from './commit-listeners.js';
 import { MatchCache } from './match-cache.js';
@@ -38,6 +42,12 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
     // Told after every commit, in this order: add a listener here.
     commitListeners(BotsService),
+    // Clocks: the injected time, the timeout sweeper's kind, the to-move list.
+    { provide: CLOCK, useValue: systemClock },
+    ClockRepository,
+    ClockService,
+    SeatClockResolver,
+    ToMoveResolver,
   ],
   exports: [MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
 })

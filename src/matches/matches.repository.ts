@@ -45,6 +45,8 @@ export interface NewMatch {
   teams: number;
   /** visibility, invitation and rematch links (docs/matchmaking.md) */
   matchmaking: Omit<MatchmakingRecord, 'rematchId'>;
+  /** the clock's settings; null: no clock */
+  clock?: LoadedMatch['clock'];
 }
 
 /** The only place that talks to the database about matches. */
@@ -83,7 +85,7 @@ export class MatchesRepository {
   async find(id: string): Promise<LoadedMatch | null> {
     const rows = await this.prisma.poolQuery<Omit<LoadedMatch, 'seats'> & { seats: LoadedMatch['seats'] }>(Prisma.sql`
       SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN},
+             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN}, m."clock", m."clockState",
              (SELECT json_agg(json_build_object(
                        'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
                        'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
@@ -109,10 +111,11 @@ export class MatchesRepository {
         await query(Prisma.sql`
         WITH new_match AS (
           INSERT INTO "Match" ("id", "seatCount", "partnerships", "rules", "chainSecret", "dealCommitment", "createdById", "createdAt", "updatedAt",
-                               "private", "inviteCode", "rematchOfId", "rematchLeaderSeat", "rematchLeaderId")
+                               "private", "inviteCode", "rematchOfId", "rematchLeaderSeat", "rematchLeaderId", "clock")
           VALUES (${m.id}::uuid, ${m.seatCount}, ${m.partnerships}, ${JSON.stringify(m.rules)}::jsonb, ${m.chainSecret}, ${m.dealCommitment},
                   ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
-                  ${mm.private}, ${mm.inviteCode}, ${mm.rematchOfId}::uuid, ${mm.rematchLeader?.seat ?? null}::int, ${mm.rematchLeader?.playerId ?? null}::uuid)),
+                  ${mm.private}, ${mm.inviteCode}, ${mm.rematchOfId}::uuid, ${mm.rematchLeader?.seat ?? null}::int, ${mm.rematchLeader?.playerId ?? null}::uuid,
+                  ${m.clock ? JSON.stringify(m.clock) : null}::jsonb)),
         new_seats AS (
           INSERT INTO "Seat" ("matchId", "index", "playerId", "team", "isBot", "botStrategy", "clientSeed")
           SELECT ${m.id}::uuid, x.idx, NULL, x.team, x.bot, x.strategy, x.client_seed
@@ -231,9 +234,12 @@ export class MatchesRepository {
         end: string | null;
         points: number | null;
         count: number | null;
+        eventSeat: number | null;
+        timedOut: boolean | null;
       }[]
     >`
-      SELECT e.seq, e.type, m.seq AS "moveSeq", m.round, m.seat, m.type::text AS "moveType", m."tileHigh", m."tileLow", m."end", m.points, m.count
+      SELECT e.seq, e.type, m.seq AS "moveSeq", m.round, m.seat, m.type::text AS "moveType", m."tileHigh", m."tileLow", m."end", m.points, m.count,
+             e.seat AS "eventSeat", m."timedOut"
       FROM "MatchEvent" e
       LEFT JOIN "Move" m ON m."matchId" = e."matchId" AND m.seq = e."moveSeq"
       WHERE e."matchId" = ${matchId}::uuid AND e.seq > ${afterSeq}
@@ -242,6 +248,8 @@ export class MatchesRepository {
     return rows.map((r) => ({
       seq: r.seq,
       type: r.type,
+      seat: r.eventSeat,
+      timedOut: r.timedOut ?? false,
       move:
         r.moveSeq === null
           ? null

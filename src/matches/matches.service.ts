@@ -9,6 +9,7 @@ import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
 import { decideResign, decideServerMove, decideTurn } from './decide-turn.js';
+import { resolveClock } from './clock/clock-settings.js';
 import { clientSeedOrRandom, randomClientSeed } from './fair-deal-secrets.js';
 import { newMatchFrom, settingsFor } from './match-settings.js';
 import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
@@ -24,6 +25,7 @@ import type { Match } from './models/match.model.js';
 @Injectable()
 export class MatchesService {
   private readonly maxWaiting: number;
+  private readonly clockMinSeconds: number;
 
   constructor(
     private readonly repo: MatchesRepository,
@@ -31,6 +33,7 @@ export class MatchesService {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.maxWaiting = config.maxWaitingMatches;
+    this.clockMinSeconds = config.clockMinSeconds;
   }
 
   async get(id: string, viewer: Player | null): Promise<Match | null> {
@@ -43,12 +46,13 @@ export class MatchesService {
     const partnerships = input.partnerships ?? false;
     const bots = input.bots ?? 0;
     const rules = this.rulesOf(input);
+    const clock = input.clock ? resolveClock(input.clock, this.clockMinSeconds) : null;
     const problems = validateSetup(seats, partnerships, rules);
     if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
     const creatorSeed = clientSeedOrRandom(input.clientSeed);
-    const settings = settingsFor({ seats, partnerships, bots, botStrategy: strategy, rules, private: input.private ?? false });
+    const settings = settingsFor({ seats, partnerships, bots, botStrategy: strategy, rules, private: input.private ?? false, clock });
     const { match, empty } = newMatchFrom(settings, player.id);
     // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
     const first = seatPlayer(empty, { playerId: player.id, clientSeed: creatorSeed, maxWaiting: this.maxWaiting }, 0);

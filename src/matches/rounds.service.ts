@@ -35,7 +35,9 @@ export class RoundsService {
   private async read(match: Match): Promise<Round[]> {
     if (!match.currentRound) return [];
     const finished = await this.finished.load(match.id);
-    const rounds = finished.map((r) => finishedRoundModel(r.snapshot, match.rules as Rules, match.ref.revealedSecret(r.number, true)));
+    const rounds = finished.map((r) =>
+      finishedRoundModel(r.snapshot, match.rules as Rules, match.ref.revealedSecret(r.number, true), match.ref.timedOut),
+    );
     const current = match.currentRound;
     return rounds.some((r) => r.number === current.number) ? rounds : [...rounds, current];
   }

@@ -184,8 +184,8 @@ export class MatchFeedService {
   private eventModel(e: EventWithMove, match: Match): MatchEvent {
     // An event shows its move as it was when it happened, in a live round: another seat's draw
     // never shows its tile, in the live feed or in a catch-up (the round's moves show it later).
-    const move = e.move ? moveModel(redactMove(e.move, match.mySeat, false)) : null;
-    return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, match };
+    const move = e.move ? moveModel(redactMove(e.move, match.mySeat, false), e.timedOut ?? false) : null;
+    return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, seat: e.seat ?? null, match };
   }
 
   private shared<T>(key: string, read: () => Promise<T>): Promise<T> {

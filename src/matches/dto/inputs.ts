@@ -1,5 +1,6 @@
 import type { AssertEmpty, RuleKey } from '../../domain/index.js';
 import { Field, ID, InputType, Int } from '@nestjs/graphql';
+import { ClockInput } from '../clock/clock.models.js';
 import { BlockedBonus, BotStrategy, End, FirstLeader, LeadRule, Rounding, ScoringSystem, SpinnerMode } from '../models/enums.js';
 
 /** Compiles only while RulesInput has a field for every rule (RULE_KEYS) and no other. */
@@ -58,6 +59,9 @@ export class CreateMatchInput {
     description: 'Never listed (openMatches, matches); others join only with its invite code (Match.inviteCode, joinMatchByInvite).',
   })
   private?: boolean | null;
+  // Clocks (src/matches/clock)
+  @Field(() => ClockInput, { nullable: true, description: 'A clock for every seat; omitted: no clock (nobody ever runs out of time).' })
+  clock?: ClockInput | null;
 }
 
 @InputType({ description: 'A tile named by its halves, in either order.' })

@@ -51,6 +51,8 @@ export enum RoundEnd {
   RESIGNED = 'RESIGNED',
   MATCH_EXPIRED = 'MATCH_EXPIRED',
   REMATCH_OFFERED = 'REMATCH_OFFERED',
+  TIMED_OUT = 'TIMED_OUT',
+  DEADLINE_SOON = 'DEADLINE_SOON',
 }
 export enum MoveType {
   PLAY = 'PLAY',
@@ -71,6 +73,8 @@ export enum MatchEventType {
   RESIGNED = 'RESIGNED',
   MATCH_EXPIRED = 'MATCH_EXPIRED',
   REMATCH_OFFERED = 'REMATCH_OFFERED',
+  TIMED_OUT = 'TIMED_OUT',
+  DEADLINE_SOON = 'DEADLINE_SOON',
 }
 export enum BotStrategy {
   RANDOM = 'RANDOM',
@@ -184,6 +188,11 @@ registerEnumType(MatchEventType, {
     REMATCH_OFFERED: {
       description: 'A player of this FINISHED match created its rematch (Match.rematch says where); the others may join it with rematch(matchId).',
     },
+    TIMED_OUT: {
+      description:
+        "The seat (MatchEvent.seat) ran out of time: the server's moves for it follow (timedOut), or MATCH_FINISHED when its side forfeits.",
+    },
+    DEADLINE_SOON: { description: "80 % of the turn's time of the seat to move (MatchEvent.seat) is gone; sent once per turn." },
   },
 });
 registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });

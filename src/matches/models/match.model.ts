@@ -1,5 +1,6 @@
 import { Field, ID, Int, ObjectType } from '@nestjs/graphql';
 import { Player } from '../../players/models/player.model.js';
+import { Clock } from '../clock/clock.models.js';
 import { End, MatchEventType, MatchStatus } from './enums.js';
 import { Move, Round } from './round.model.js';
 import { Rules } from './rules.model.js';
@@ -22,6 +23,19 @@ export class Seat {
       "Mixed into every deal of the match (docs/fair-deals.md): the player's own (createMatch, joinMatch, setClientSeed before the start) or 16 random hex characters.",
   })
   clientSeed!: string;
+
+  // Clocks (src/matches/clock); Seat.timeLeftSeconds is resolved with the injected clock.
+  @Field(() => Int, { description: 'Timeouts in a row (0 without a clock); a move of its own sets it back to 0.' })
+  timeouts!: number;
+  /** for the timeLeftSeconds resolver: the bank and whether this seat's time runs now; null without a clock */
+  clockRef!: SeatClockRef | null;
+}
+
+/** What Seat.timeLeftSeconds is computed from; never exposed. */
+export interface SeatClockRef {
+  kind: 'PER_MOVE' | 'BANK';
+  bankMs: number;
+  runningSince: number | null;
 }
 
 @ObjectType({ description: 'A side: one seat, or two partners.' })
@@ -50,6 +64,8 @@ export interface MatchRef {
   revealedSecret: (round: number, finished: boolean) => string | null;
   /** the match's rematch, resolved on demand (Match.rematch) */
   rematchId: string | null;
+  /** Move.seq of the moves the server made for timed-out seats */
+  timedOut: ReadonlySet<number>;
 }
 
 @ObjectType({ description: 'A match, as the caller may see it: own hand only; the boneyard never.' })
@@ -99,6 +115,14 @@ export class Match {
   inviteCode!: string | null;
   @Field(() => ID, { nullable: true, description: 'The FINISHED match this one is the rematch of.' })
   rematchOfId!: string | null;
+  // Clocks (src/matches/clock)
+  @Field(() => Clock, { nullable: true, description: 'The clock settings; null: no clock.' })
+  clock!: Clock | null;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the seat to move runs out of time; null without a clock, for a bot to move, or when the match is not IN_PROGRESS.',
+  })
+  deadline!: Date | null;
 
   /** rounds are resolved on demand (Match.rounds field resolver). */
   ref!: MatchRef;
@@ -110,13 +134,15 @@ export class MatchEvent {
   seq!: number;
   @Field({
     description:
-      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED, RESIGNED, MATCH_EXPIRED or REMATCH_OFFERED. A String because the published contract fixes it so; kind is the same value as an enum.',
+      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED, RESIGNED, MATCH_EXPIRED or REMATCH_OFFERED. A String because the published contract fixes it so; kind is the same value as an enum, TIMED_OUT or DEADLINE_SOON. A String because the published contract fixes it so; kind is the same value as an enum.',
   })
   type!: string;
   @Field(() => MatchEventType, { description: 'What happened: the value of type, as an enum (for clients that generate types from the schema).' })
   kind!: MatchEventType;
   @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })
   move!: Move | null;
+  @Field(() => Int, { nullable: true, description: 'The seat a TIMED_OUT or DEADLINE_SOON event is about; null for other events.' })
+  seat!: number | null;
   @Field(() => Match, {
     description:
       'The match as of the latest stored event when this one was sent (not as of this event: the events of one command, or of a catch-up, share it), as the subscriber may see it.',

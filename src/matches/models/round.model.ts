@@ -39,6 +39,8 @@ export class Move {
   points!: number;
   @Field(() => Int, { nullable: true, description: 'C after a PLAY.' })
   count!: number | null;
+  @Field({ description: 'Made by the server for a seat whose time ran out (clock policy BOT_PLAYS).' })
+  timedOut!: boolean;
 }
 
 @ObjectType({ description: 'A hand shown after its round ended.' })
