@@ -163,10 +163,11 @@ describe('expiry of WAITING matches nobody joins', () => {
 
   it('a join racing the expiry: exactly one of them applies (40 trials)', async () => {
     const outcomes = { joined: 0, expired: 0 };
+    // Players first, one after another: 80 registrations in one burst only load the server.
+    const pairs: { ann: GqlClient; bob: GqlClient }[] = [];
+    for (let i = 0; i < 40; i++) pairs.push({ ann: await app.player(), bob: await app.player() });
     const trials = await Promise.all(
-      Array.from({ length: 40 }, async (_, i) => {
-        const ann = await app.player();
-        const bob = await app.player();
+      pairs.map(async ({ ann, bob }, i) => {
         const { createMatch } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 2 } });
         // Joins spread over 1.2–1.8 s after creation, around the time to live, so both orders come up.
         await new Promise((r) => setTimeout(r, 1200 + i * 15));
