@@ -2,9 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from './stats/stats.writer.js';
-import type { MatchState, MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
+import type { MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { commitStatement } from './commit-statement.js';
+import { loadedMatch, MATCH_COLUMNS, type MatchRow } from './match-row.js';
 import {
   VersionConflict,
   WaitingCapReached,
@@ -17,35 +18,6 @@ import {
 } from './loaded-match.js';
 
 type Query = <R>(sql: Prisma.Sql) => Promise<R[]>;
-
-export const matchInclude = { seats: { orderBy: { index: 'asc' }, include: { player: { select: { name: true } } } } } as const;
-export type MatchWithSeats = Prisma.MatchGetPayload<{ include: typeof matchInclude }>;
-
-export function toRecord(m: MatchWithSeats): LoadedMatch {
-  return {
-    id: m.id,
-    status: m.status,
-    version: m.version,
-    seatCount: m.seatCount,
-    partnerships: m.partnerships,
-    rules: m.rules as unknown as Rules,
-    chainSecret: m.chainSecret,
-    dealCommitment: m.dealCommitment,
-    state: m.state as unknown as MatchState | null,
-    lastEventSeq: m.lastEventSeq,
-    createdAt: m.createdAt,
-    winnerTeam: m.winnerTeam,
-    seats: m.seats.map((s) => ({
-      index: s.index,
-      playerId: s.playerId,
-      playerName: s.player?.name ?? null,
-      team: s.team,
-      isBot: s.isBot,
-      botStrategy: s.botStrategy,
-      clientSeed: s.clientSeed,
-    })),
-  };
-}
 
 /** A unique-key violation, whether Prisma mapped it (P2002) or it came from a raw statement. */
 function isUniqueViolation(e: unknown): boolean {
@@ -104,17 +76,8 @@ export class MatchesRepository {
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */
   async find(id: string): Promise<LoadedMatch | null> {
-    const rows = await this.prisma.poolQuery<Omit<LoadedMatch, 'seats'> & { seats: LoadedMatch['seats'] }>(Prisma.sql`
-      SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam",
-             (SELECT json_agg(json_build_object(
-                       'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
-                       'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
-                FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
-               WHERE s."matchId" = m."id") AS "seats"
-      FROM "Match" m WHERE m."id" = ${id}::uuid`);
-    const r = rows[0];
-    return r ? { ...r, seats: r.seats ?? [] } : null;
+    const rows = await this.prisma.poolQuery<MatchRow>(Prisma.sql`SELECT ${MATCH_COLUMNS} FROM "Match" m WHERE m."id" = ${id}::uuid`);
+    return rows[0] ? loadedMatch(rows[0]) : null;
   }
 
   /**
