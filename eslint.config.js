@@ -5,7 +5,21 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'generated/', 'coverage/', '.data/'] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    // Type-aware: each file is checked with the tsconfig that owns it (web/ has its own).
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+      // Methods that implement a Promise-returning interface (an event bus, an Apollo plugin) may
+      // have nothing to await; floating and misused promises are what these rules are here for.
+      '@typescript-eslint/require-await': 'off',
+      // A caught value is `unknown`: passing it on as it came is not inventing a non-Error.
+      '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     languageOptions: {
       globals: {
@@ -80,6 +94,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.spec.ts', 'test/**/*.ts', 'bench/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Jest's asymmetric matchers (expect.any, expect.objectContaining) are typed `any`.
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+    },
   },
 );
