@@ -146,7 +146,7 @@ class Escaped {
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '\\N';
   if (v instanceof Escaped) return v.text;
-  const text = v instanceof Date ? v.toISOString() : String(v);
+  const text = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean | bigint).toString();
   return text.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 }
 
@@ -343,7 +343,7 @@ type Stats = Record<Metric, { p50: number; p99: number }>;
  * whatever else the machine does hits every size alike and the ratios compare like with like.
  */
 async function measure(stages: Stage[]): Promise<Stats[]> {
-  const times = stages.map(() => ({ 'history page': [], 'match record': [], 'player stats': [], leaderboard: [] }) as Record<Metric, number[]>);
+  const times = stages.map((): Record<Metric, number[]> => ({ 'history page': [], 'match record': [], 'player stats': [], leaderboard: [] }));
   let x = 12345;
   const pick = (n: number) => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) % n;
   const run = (stage: Stage, m: Metric): Promise<void> => {

@@ -132,12 +132,11 @@ async function runBaseline(dbUrl: string, clients: number, seconds: number, snap
       while (Date.now() < until) {
         const t0 = performance.now();
         await c.query('BEGIN');
-        const r = await c.query('UPDATE bench_match SET version = version + 1, state = $3 WHERE id = $1 AND version = $2 RETURNING version', [
-          id,
-          version,
-          snapshot,
-        ]);
-        version = r.rows[0].version as number;
+        const r = await c.query<{ version: number }>(
+          'UPDATE bench_match SET version = version + 1, state = $3 WHERE id = $1 AND version = $2 RETURNING version',
+          [id, version, snapshot],
+        );
+        version = r.rows[0].version;
         await c.query('INSERT INTO bench_move VALUES ($1, $2, 0, $3, 6, 4, $4, 10, 10)', [id, version, 'PLAY', 'LEFT']);
         await c.query('UPDATE bench_round SET snapshot = $2 WHERE match_id = $1 AND number = 1', [id, snapshot]);
         await c.query('COMMIT');
@@ -166,7 +165,7 @@ async function main(): Promise<void> {
     await gql(server.url, JOIN, { id }, tokens[1]);
     const probe = new pg.Client({ connectionString: db.url });
     await probe.connect();
-    const snapshot = JSON.stringify((await probe.query('SELECT state FROM "Match" WHERE id = $1', [id])).rows[0].state);
+    const snapshot = JSON.stringify((await probe.query<{ state: unknown }>('SELECT state FROM "Match" WHERE id = $1', [id])).rows[0].state);
     await probe.end();
 
     console.log(

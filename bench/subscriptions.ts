@@ -278,7 +278,7 @@ class Slot {
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.clients.map((c) => c.dispose()));
+    await Promise.all(this.clients.map(async (c) => c.dispose()));
   }
 }
 
@@ -397,7 +397,7 @@ function openIdle(url: string, matchId: string, matchIndex: number): IdleConn {
   const conn: IdleConn = { ws, matchIndex, received: 0, subscribed: false, failed: null };
   ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
   ws.on('message', (data) => {
-    const m = JSON.parse(data.toString()) as { type: string; payload?: unknown };
+    const m = JSON.parse((data as Buffer).toString()) as { type: string; payload?: unknown };
     if (m.type === 'connection_ack') {
       ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: matchId } } }));
       conn.subscribed = true;

@@ -75,7 +75,7 @@ describe('complete matches over GraphQL', () => {
     expect(best).toBeGreaterThanOrEqual(target);
     // Every round is listed with its result; scores add up to the moves and bonuses.
     expect(final.rounds.length).toBeGreaterThanOrEqual(1);
-    const total = new Array(final.teams.length).fill(0);
+    const total: number[] = new Array<number>(final.teams.length).fill(0);
     const teamOf = new Map(final.seats.map((s) => [s.index, s.team]));
     for (const r of final.rounds) {
       expect(r.status).toBe('FINISHED');

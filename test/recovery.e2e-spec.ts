@@ -67,6 +67,8 @@ async function playUntil(
   stopped = true;
   await stop();
   await Promise.all(players);
+  // A player's own failure, rethrown as it came.
+  // eslint-disable-next-line @typescript-eslint/only-throw-error
   if (failure) throw failure;
   return [...acks];
 }
@@ -197,6 +199,7 @@ describe('crash recovery on the embedded default (npm start after a SIGKILL)', (
     let failure2: unknown = null;
     const resumed = play(h1, seatsOf[0].matchId, 'after', again, () => done).catch((e: unknown) => void (failure2 = e));
     while (again.length === 0 && failure2 === null) await sleep(10);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (failure2) throw failure2;
     done = true;
     await resumed;

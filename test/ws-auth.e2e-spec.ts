@@ -27,7 +27,7 @@ async function session(
     ws.on('close', (code, reason) => resolve({ closed: { code, reason: reason.toString() } }));
     ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: opts.params })));
     ws.on('message', (data) => {
-      const msg = JSON.parse(String(data)) as Record<string, unknown>;
+      const msg = JSON.parse((data as Buffer).toString()) as Record<string, unknown>;
       messages.push(msg);
       if (msg.type === 'connection_ack') {
         if (opts.subscribe) ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: opts.subscribe }));

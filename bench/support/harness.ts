@@ -112,12 +112,12 @@ export function startServerProcess(databaseUrl: string, env: Record<string, stri
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const m = /listening on (http:\/\/[\d.]+:\d+)\/graphql/.exec(out);
       if (m) {
-        child.stdout!.removeAllListeners('data');
-        child.stdout!.resume();
+        child.stdout.removeAllListeners('data');
+        child.stdout.resume();
         resolve({
           url: m[1],
           child,
@@ -168,7 +168,7 @@ export function gql<T>(url: string, query: string, variables: Record<string, unk
             if (parsed.errors?.length) reject(new Error(parsed.errors.map((e) => `${e.extensions?.code}: ${e.message}`).join('; ')));
             else resolve(parsed.data as T);
           } catch (e) {
-            reject(e as Error);
+            reject(e instanceof Error ? e : new Error(String(e)));
           }
         });
         res.on('error', reject);

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import type { End } from '../domain/types.js';
 import { boardAt } from '../history/board-at.js';
 import { assertMatchId } from '../matches/command-runner.js';
 import { MatchesService } from '../matches/matches.service.js';
+import { MatchStatus, MoveType } from '../matches/models/enums.js';
 import type { Match } from '../matches/models/match.model.js';
 import type { Round } from '../matches/models/round.model.js';
 import { RoundsService } from '../matches/rounds.service.js';
@@ -47,13 +47,13 @@ export class BoardPictureService {
       ...this.boardOf(match, round, at),
       caption: [this.scoreLine(match, rounds, at, latest), this.turnLine(match, moves, at, latest)],
     });
-    const final = match.status === 'FINISHED' || match.status === 'ABANDONED';
+    const final = match.status === MatchStatus.FINISHED || match.status === MatchStatus.ABANDONED;
     return { svg, final };
   }
 
   private boardOf(match: Match, round: Round | undefined, at: number) {
     if (!round || at === 0) return { layout: layoutOf([], match.rules.spinner), openEnds: [] };
-    const plays = round.moves.filter((m) => m.seq <= at && m.type === 'PLAY' && m.tile).map((m) => ({ tile: m.tile!, end: m.end as End | null }));
+    const plays = round.moves.filter((m) => m.seq <= at && m.type === MoveType.PLAY && m.tile).map((m) => ({ tile: m.tile!, end: m.end }));
     const board = boardAt(round.moves, at, match.rules)!;
     return { layout: layoutOf(plays, match.rules.spinner), openEnds: board.openEnds, count: board.count };
   }
@@ -83,7 +83,7 @@ export class BoardPictureService {
   private turnLine(match: Match, moves: { seq: number; seat: number }[], at: number, latest: number): string {
     const count = at === 0 ? '' : ` · after move ${at}`;
     if (at === latest) {
-      if (match.status === 'FINISHED')
+      if (match.status === MatchStatus.FINISHED)
         return `Finished: ${match.winner ? match.winner.seats.map((s) => this.seatName(match, s)).join(' & ') : 'nobody'} won${count}`;
       if (match.turn === null) return `${match.status.toLowerCase().replace('_', ' ')}${count}`;
       return `To move: ${this.seatName(match, match.turn)}${count}`;

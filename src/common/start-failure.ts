@@ -9,7 +9,7 @@ export class StartupRefusal extends Error {}
  */
 export function reasonOf(e: unknown): string {
   if (e === null || e === undefined) return 'start-up failed without a reason (set LOG_LEVEL=debug for details)';
-  if (typeof e !== 'object') return String(e);
+  if (typeof e !== 'object') return (e as string | number | boolean | bigint | symbol).toString();
   const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
   if (e instanceof ConfigError || e instanceof StartupRefusal) return e.message;
   if (err.code === 'EADDRINUSE') return `port ${err.port ?? ''} is already in use (set PORT)`;
@@ -17,7 +17,7 @@ export function reasonOf(e: unknown): string {
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === 'EAI_AGAIN')
     return `cannot reach the database: ${err.message} (check DATABASE_URL)`;
   if (typeof err.code === 'string' && /^(28|3D|08)/.test(err.code)) return `database refused the connection: ${err.message} (check DATABASE_URL)`;
-  const message = (typeof err.message === 'string' && err.message ? err.message : String(e)).replace(/\s*\n\s*/g, ' ').trim();
+  const message = (typeof err.message === 'string' && err.message ? err.message : JSON.stringify(e)).replace(/\s*\n\s*/g, ' ').trim();
   if (/reach database server|database .* does not exist|authentication failed/i.test(message))
     return `cannot reach the database: ${message} (check DATABASE_URL)`;
   return message;

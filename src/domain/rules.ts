@@ -49,7 +49,7 @@ export type EveryRuleKeyListed = AssertEmpty<Exclude<keyof Rules, RuleKey>>;
 
 /** Only the rule keys of `rules` (a stored or received object may carry more), in RULE_KEYS order. */
 export function pickRules<T extends { readonly [K in RuleKey]?: unknown }>(rules: T): Pick<T, RuleKey> {
-  return Object.fromEntries(RULE_KEYS.map((k) => [k, rules[k]])) as Pick<T, RuleKey>;
+  return Object.fromEntries(RULE_KEYS.map((k) => [k, rules[k]]));
 }
 
 /** Fills every missing (undefined or null) field with its default. */

@@ -10,7 +10,7 @@ function contextOf(host: ArgumentsHost): RequestContext | undefined {
 
 /** HTTP 429 with Retry-After for a GraphQL request over HTTP refused by a rate limit. */
 export function rateLimitedHttp(error: ApiError): { status: number; headers: Map<string, string> } {
-  return { status: httpStatusOf(error.code), headers: new Map([['retry-after', String(error.details?.retryAfter ?? 1)]]) };
+  return { status: httpStatusOf(error.code), headers: new Map([['retry-after', String(Number(error.details?.retryAfter ?? 1))]]) };
 }
 
 /** Turns an ApiError into a GraphQL error with `extensions.code`, or a JSON error for REST. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
-import type { End, RoundResult, Rules, Tile } from '../domain/index.js';
+import type { End, Rules, Tile } from '../domain/index.js';
 import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { RecordSource } from './record-format.js';
 import type { FairDealSource } from './record-format-v2.js';
@@ -72,7 +72,7 @@ export class RecordRepository {
         winnerTeam: m.winnerTeam,
         seats: m.seats ?? [],
         scores: m.scores ?? [],
-        rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result as RoundResult | null })),
+        rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result })),
         cutShortHands: m.cutShortHands,
         round1Leader: m.round1Leader,
         moves: (m.moves ?? []).map(([seq, round, seat, type, high, low, end, points, count]) => ({

@@ -72,7 +72,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener
   /** Resolves once no bot of this match is moving (tests and shutdown use it). */
   async idle(matchId?: string): Promise<void> {
     const entries = matchId ? [this.running.get(matchId)] : [...this.running.values()];
-    await Promise.all(entries.map((e) => e?.done));
+    await Promise.all(entries.map((e) => e?.done ?? Promise.resolve()));
   }
 
   /**

@@ -134,20 +134,28 @@ function currentRoundModel(state: MatchState, view: MatchView, dealSecret: strin
   return cutShort ? cutShortRoundModel(state, dealSecret, timedOut) : liveRoundModel(view, dealSecret, timedOut);
 }
 
+/**
+ * The match as this viewer may see it. What every list row needs is built at once from the
+ * stored state; what takes the engine's per-viewer view (the hand, the legal moves, the round
+ * with its redacted moves) is built on first read, once, so a page of matches asked only for
+ * `id status` never computes anyone's legal moves.
+ */
 export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
   const mySeat = seatOf(loaded, viewer?.id ?? null);
   const state = loaded.state;
-  const view = state ? viewFor(state, mySeat ?? 'spectator') : null;
-  const live = loaded.status === 'IN_PROGRESS' && view !== null;
-  const teamSeats = view ? view.teams : teamsFor(loaded.seatCount, loaded.partnerships);
-  const scores = view ? view.scores : teamSeats.map(() => 0);
+  const live = loaded.status === 'IN_PROGRESS' && state !== null;
+  let memo: MatchView | null | undefined;
+  let round: Round | null | undefined;
+  const view = (): MatchView | null => (memo === undefined ? (memo = state ? viewFor(state, mySeat ?? 'spectator') : null) : memo);
+  const teamSeats = state ? state.teams : teamsFor(loaded.seatCount, loaded.partnerships);
+  const scores = state ? state.scores : teamSeats.map(() => 0);
   const teams: Team[] = teamSeats.map((seats, index) => ({ index, seats: [...seats], score: scores[index] }));
   const clock = clockView(loaded);
   const seats: Seat[] = loaded.seats.map((s) => ({
     index: s.index,
     player: s.playerId ? { id: s.playerId, name: s.playerName ?? '' } : null,
     team: s.team,
-    handCount: view ? view.handCounts[s.index] : 0,
+    handCount: state ? state.round.hands[s.index].length : 0,
     isBot: s.isBot,
     clientSeed: s.clientSeed,
     ...clock.seat(s.index),
@@ -162,13 +170,26 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     dealCommitment: loaded.dealCommitment,
     seats,
     teams,
-    turn: live ? view.turn : null,
+    turn: live && state.status !== 'FINISHED' ? state.round.turn : null,
     mySeat,
-    myHand: mySeat !== null && view?.hand ? view.hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null,
-    legalMoves: live ? view.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [],
-    canDraw: live ? view.canDraw : false,
-    currentRound:
-      !state || !view ? null : currentRoundModel(state, view, revealedSecret(view.round.number, view.round.status === 'FINISHED'), timedOut),
+    get myHand() {
+      const hand = mySeat !== null ? view()?.hand : null;
+      return hand ? hand.map((t) => ({ high: t.high, low: t.low })) : mySeat !== null ? [] : null;
+    },
+    get legalMoves() {
+      const v = live ? view() : null;
+      return v ? v.legalMoves.map((m) => ({ tile: { high: m.tile.high, low: m.tile.low }, end: m.end as End | null })) : [];
+    },
+    get canDraw() {
+      return live ? (view()?.canDraw ?? false) : false;
+    },
+    get currentRound() {
+      if (round === undefined) {
+        const v = view();
+        round = !state || !v ? null : currentRoundModel(state, v, revealedSecret(v.round.number, v.round.status === 'FINISHED'), timedOut);
+      }
+      return round;
+    },
     winner: loaded.winnerTeam !== null ? (teams[loaded.winnerTeam] ?? null) : null,
     createdAt: loaded.createdAt,
     private: loaded.matchmaking.private,

@@ -7,7 +7,8 @@ import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import { commitStatement } from './commit-statement.js';
-import { isUniqueViolation, MATCHMAKING_COLUMN } from './match-rows.js';
+import { isUniqueViolation } from '../database/unique-violation.js';
+import { loadedMatch, MATCH_COLUMNS, type MatchRow } from './match-row.js';
 import {
   AlreadyRematched,
   VersionConflict,
@@ -28,8 +29,6 @@ export interface AlsoCommit {
   commit: Commit;
   seats: readonly (string | null)[];
 }
-
-export { isUniqueViolation, matchInclude, toRecord, type MatchWithSeats } from './match-rows.js';
 
 /** A match about to be created: its settings and empty seats (the first commit seats the creator). */
 export interface NewMatch {
@@ -83,17 +82,8 @@ export class MatchesRepository {
 
   /** The match with its seats and players' names, in one round trip (every command starts here). */
   async find(id: string): Promise<LoadedMatch | null> {
-    const rows = await this.prisma.poolQuery<Omit<LoadedMatch, 'seats'> & { seats: LoadedMatch['seats'] }>(Prisma.sql`
-      SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-             m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN}, m."clock", m."clockState",
-             (SELECT json_agg(json_build_object(
-                       'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
-                       'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
-                FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
-               WHERE s."matchId" = m."id") AS "seats"
-      FROM "Match" m WHERE m."id" = ${id}::uuid`);
-    const r = rows[0];
-    return r ? { ...r, seats: r.seats ?? [] } : null;
+    const rows = await this.prisma.poolQuery<MatchRow>(Prisma.sql`SELECT ${MATCH_COLUMNS} FROM "Match" m WHERE m."id" = ${id}::uuid`);
+    return rows[0] ? loadedMatch(rows[0]) : null;
   }
 
   /**

@@ -142,6 +142,6 @@ export class MatchesService {
 
   private rulesOf(input: CreateMatchInput): Rules {
     const given = Object.fromEntries(Object.entries(input.rules ?? {}).filter(([, v]) => v !== null && v !== undefined));
-    return resolveRules(given as Partial<Rules>);
+    return resolveRules(given);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { LoadedMatch } from './loaded-match.js';
-import { MATCHMAKING_COLUMN } from './match-rows.js';
+import { loadedMatch, MATCH_COLUMNS, type MatchRow } from './match-row.js';
 
 /** createdAt columns are `timestamp(3)` holding UTC wall time (Prisma's convention). */
 const utc = (d: Date) => Prisma.sql`(${d.toISOString()}::timestamptz AT TIME ZONE 'UTC')`;
@@ -39,20 +39,14 @@ export class MatchmakingRepository {
   async openPage(take: number, after: { createdAt: Date; id: string } | null): Promise<{ rows: LoadedMatch[]; total: number }> {
     const keyset = after ? Prisma.sql`AND (m."createdAt", m."id") > (${utc(after.createdAt)}, ${after.id}::uuid)` : Prisma.empty;
     const [rows, count] = await Promise.all([
-      this.prisma.poolQuery<LoadedMatch>(Prisma.sql`
-        SELECT m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment", m."state",
-               m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", ${MATCHMAKING_COLUMN},
-               (SELECT json_agg(json_build_object(
-                         'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
-                         'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
-                  FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
-                 WHERE s."matchId" = m."id") AS "seats"
+      this.prisma.poolQuery<MatchRow>(Prisma.sql`
+        SELECT ${MATCH_COLUMNS}
         FROM "Match" m
         WHERE ${OPEN} ${keyset}
         ORDER BY m."createdAt", m."id"
         LIMIT ${take}::int`),
       this.prisma.poolQuery<{ n: number }>(Prisma.sql`SELECT count(*)::int AS "n" FROM "Match" m WHERE ${OPEN}`),
     ]);
-    return { rows, total: count[0]?.n ?? 0 };
+    return { rows: rows.map(loadedMatch), total: count[0]?.n ?? 0 };
   }
 }

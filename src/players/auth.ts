@@ -17,7 +17,7 @@ export interface RequestContext {
   /** which transport carries the operation: HTTP can answer a refusal with its status code, and the fix for a missing token differs (a header, or connection params) */
   transport: 'http' | 'ws';
   /** graphql-ws only: the connection a subscription runs on. */
-  connection?: { fellBehind(): void };
+  connection?: { fellBehind: () => void };
 }
 
 /** What an anonymous caller of a player-only operation is told, per transport. */

@@ -80,6 +80,8 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
     if (this.failed) {
       const e = this.failed;
       this.end();
+      // The feed's own failure, passed on as it came (an ApiError or a database error).
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       return Promise.reject(e);
     }
     if (this.done) return Promise.resolve({ value: undefined, done: true });

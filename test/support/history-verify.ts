@@ -42,7 +42,7 @@ export function recordValidator(): (data: unknown) => { ok: boolean; errors: unk
     },
   });
   const validate = ajv.compile(schema);
-  return (data) => ({ ok: validate(data) as boolean, errors: validate.errors });
+  return (data) => ({ ok: validate(data), errors: validate.errors });
 }
 
 /**

@@ -28,7 +28,7 @@ function matchRow(m: MatchListItem, ui: Ui): HTMLElement {
   );
 }
 
-async function registerForm(ui: Ui): Promise<HTMLElement> {
+function registerForm(ui: Ui): HTMLElement {
   const input = h('input', { id: 'player-name', name: 'name', required: true, maxlength: 40, autocomplete: 'nickname' });
   const form = h(
     'form',
@@ -87,7 +87,7 @@ function createForm(ui: Ui): HTMLElement {
         : kind === 'boolean'
           ? h('input', { type: 'checkbox' })
           : h('select', {}, ...kind.map((v) => h('option', { value: v, selected: v === value }, v.toLowerCase().replace(/_/g, ' '))));
-    return { key, kind, control: control as HTMLInputElement | HTMLSelectElement, field: field(`rule-${key}`, label, control) };
+    return { key, kind, control: control, field: field(`rule-${key}`, label, control) };
   });
   const form = h(
     'form',
@@ -167,7 +167,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
   const open = await gql<Page>(OPEN_MATCHES);
   if (!s) {
     page.append(
-      await registerForm(ui),
+      registerForm(ui),
       watchForm(ui),
       list(
         'Open matches',

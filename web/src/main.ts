@@ -23,7 +23,7 @@ function renderWho(): void {
               class: 'link',
               onclick: () => {
                 saveSession(null);
-                render();
+                void render(); // render shows its own errors on the page
               },
             },
             'Sign out',

@@ -86,7 +86,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     else {
       selected = tile;
       draw();
-      (root.querySelector('.end-choice') as HTMLElement | null)?.focus();
+      root.querySelector<HTMLElement>('.end-choice')?.focus();
     }
   };
 

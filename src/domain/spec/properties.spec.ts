@@ -27,7 +27,7 @@ const rulesArb: fc.Arbitrary<Partial<Rules>> = fc.record({
 /** seats, partnerships, hand size and reserve that validateSetup accepts. */
 const configArb: fc.Arbitrary<MatchConfig> = fc
   .record({
-    table: fc.constantFrom([2, false], [3, false], [4, false], [4, true]) as fc.Arbitrary<[number, boolean]>,
+    table: fc.constantFrom([2, false], [3, false], [4, false], [4, true]),
     rules: rulesArb,
     seed: fc.maxSafeNat(),
     hand: fc.integer({ min: 3, max: 9 }),

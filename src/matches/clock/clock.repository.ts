@@ -2,18 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Prisma } from '../../../generated/prisma/client.js';
 import { PrismaService } from '../../database/prisma.service.js';
 import type { LoadedMatch } from '../loaded-match.js';
+import { loadedMatch, MATCH_COLUMNS, type MatchRow } from '../match-row.js';
 
 /** A position in the to-move list: the deadline (null: no clock, listed last) and the match id. */
 export interface ToMoveKey {
   deadline: Date | null;
   id: string;
 }
-
-type RawMatch = Omit<LoadedMatch, 'seats' | 'createdAt'> & {
-  createdAt: Date | string;
-  seats: LoadedMatch['seats'] | null;
-  deadlineAt: Date | string | null;
-};
 
 /** Where the clocks talk to the database: the sweeper's claims and the to-move list. */
 @Injectable()
@@ -62,20 +57,14 @@ export class ClockRepository {
     const keyset = after
       ? Prisma.sql`AND (${order}, m."id") > (COALESCE(${after.deadline?.toISOString() ?? null}::timestamptz, 'infinity'::timestamptz), ${after.id}::uuid)`
       : Prisma.empty;
-    const rows = await this.prisma.poolQuery<RawMatch & { total: number }>(Prisma.sql`
+    const rows = await this.prisma.poolQuery<MatchRow & { total: number; deadlineAt: Date | string | null }>(Prisma.sql`
       WITH total AS (SELECT count(*)::int AS n FROM "PlayerMatch" pm JOIN "Match" m ON m."id" = pm."matchId" WHERE ${this.mine(playerId)}),
       page AS (
         SELECT m."id" FROM "PlayerMatch" pm JOIN "Match" m ON m."id" = pm."matchId"
         WHERE ${this.mine(playerId)} ${keyset}
         ORDER BY ${order}, m."id"
         LIMIT ${take}::int)
-      SELECT t.n AS "total", m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment",
-             m."state", m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", m."clock", m."clockState", m."deadlineAt",
-             (SELECT json_agg(json_build_object(
-                       'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
-                       'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
-                FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
-               WHERE s."matchId" = m."id") AS "seats"
+      SELECT t.n AS "total", m."deadlineAt", ${MATCH_COLUMNS}
       FROM total t
       LEFT JOIN page ON true
       LEFT JOIN "Match" m ON m."id" = page."id"
@@ -86,7 +75,7 @@ export class ClockRepository {
       rows: rows
         .filter((r) => r.id !== null)
         .map(({ total: _t, deadlineAt, ...r }) => ({
-          record: { ...r, createdAt: new Date(r.createdAt), seats: r.seats ?? [] },
+          record: loadedMatch(r),
           key: { deadline: deadlineAt === null ? null : new Date(deadlineAt), id: r.id },
         })),
     };

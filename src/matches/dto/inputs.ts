@@ -4,7 +4,7 @@ import { ClockInput } from '../clock/clock.models.js';
 import { BlockedBonus, BotStrategy, End, FirstLeader, LeadRule, Rounding, ScoringSystem, SpinnerMode } from '../models/enums.js';
 
 /** Compiles only while RulesInput has a field for every rule (RULE_KEYS) and no other. */
-export type RulesInputKeys = AssertEmpty<Exclude<keyof RulesInput, RuleKey> | Exclude<RuleKey, keyof RulesInput>>;
+export type RulesInputKeys = [AssertEmpty<Exclude<keyof RulesInput, RuleKey>>, AssertEmpty<Exclude<RuleKey, keyof RulesInput>>];
 
 @InputType({ description: 'Rule variants; every field optional, defaults per rules.md.' })
 export class RulesInput {

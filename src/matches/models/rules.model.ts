@@ -36,4 +36,4 @@ export class Rules {
 }
 
 /** Compiles only while this type has a field for every rule (RULE_KEYS) and no other. */
-export type RulesModelKeys = AssertEmpty<Exclude<keyof Rules, RuleKey> | Exclude<RuleKey, keyof Rules>>;
+export type RulesModelKeys = [AssertEmpty<Exclude<keyof Rules, RuleKey>>, AssertEmpty<Exclude<RuleKey, keyof Rules>>];

@@ -14,7 +14,7 @@ export function seat(index: number, playerId: string | null, extra: Partial<Load
 }
 
 /** A WAITING match with these seats (a player id, null for a free seat, or 'bot'). */
-export function waitingMatch(seats: readonly (string | null | 'bot')[], extra: Partial<LoadedMatch> = {}): LoadedMatch {
+export function waitingMatch(seats: readonly (string | null)[], extra: Partial<LoadedMatch> = {}): LoadedMatch {
   return {
     id: MATCH_ID,
     status: 'WAITING',
