@@ -48,7 +48,7 @@ function run(name: string, env: Record<string, string>): Promise<Record<string, 
     console.log(`\n── bench:${name} ──`);
     const child = spawn(process.execPath, [`dist/bench/${name}.js`], { env: { ...env, ...process.env }, stdio: ['ignore', 'pipe', 'inherit'] });
     const figures: Record<string, number> = {};
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       console.log(line);
       if (line.startsWith(RESULT_PREFIX)) Object.assign(figures, JSON.parse(line.slice(RESULT_PREFIX.length)) as Record<string, number>);
     });
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   const rows: { bench: string; figure: string; label: string; goal: string; now: number; ratio: number | null; holds: boolean | null }[] = [];
   for (const { name, env } of BENCHES.filter((b) => only.length === 0 || only.includes(b.name))) {
-    const figures = await run(name, env).catch((e: Error) => (console.error(e.message), {} as Record<string, number>));
+    const figures = await run(name, env).catch((e: Error) => (console.error(e.message), {}));
     for (const [figure, now] of Object.entries(figures)) {
       const g = GOALS[figure]?.goal;
       const target = g && ('atLeast' in g ? g.atLeast : g.atMost);

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
-import { verified, WebhookReceiver, type Received } from './support/webhook-receiver.js';
+import { verified, WebhookReceiver } from './support/webhook-receiver.js';
 import {
   ALL_EVENTS,
   createWebhook,
@@ -91,7 +91,7 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
         expect(new Date(msg.timestamp).toISOString()).toBe(msg.timestamp);
         expect(DATA_KEYS).toEqual(expect.arrayContaining(Object.keys(msg.data)));
         expect(msg.data).toMatchObject({ matchId: created.id, seat });
-        const version = { MATCH_STARTED: joined.version, MATCH_FINISHED: afterResign.version }[msg.type as string];
+        const version = { MATCH_STARTED: joined.version, MATCH_FINISHED: afterResign.version }[msg.type];
         if (version !== undefined) expect(msg.data.matchVersion).toBe(version);
         if (msg.type === 'TURN') expect(msg.data.matchVersion).toBe(s === mover ? joined.version : afterMove);
         expect(r.headers['webhook-id']).toMatch(/^msg_/);
@@ -201,7 +201,7 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect(verified(w.secret, r).type).toBe('MATCH_STARTED');
     // A receiver that only checks one signature, with the new secret alone, verifies too.
     const [first] = String(r.headers['webhook-signature']).split(' ');
-    expect(verified(fresh, { ...r, headers: { ...r.headers, 'webhook-signature': first } } as Received).type).toBe('MATCH_STARTED');
+    expect(verified(fresh, { ...r, headers: { ...r.headers, 'webhook-signature': first } }).type).toBe('MATCH_STARTED');
   });
 
   it("keeps a player's endpoints to themselves", async () => {

@@ -212,7 +212,7 @@ function clockView(loaded: LoadedMatch): {
   const live = loaded.status === 'IN_PROGRESS' && state?.deadline != null;
   return {
     settings: settings as Clock | null,
-    deadline: live ? new Date(state.deadline!) : null,
+    deadline: live ? new Date(state.deadline) : null,
     seat: (index) => ({
       timeouts: state?.timeouts[index] ?? 0,
       clockRef: settings

@@ -1,4 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import { Kind, OperationTypeNode } from 'graphql';
 import type { MetricsService } from './metrics.service.js';
 
 /**
@@ -14,10 +15,10 @@ export function commandTimingPlugin(metrics: MetricsService): ApolloServerPlugin
       let command: string | null = null;
       return Promise.resolve({
         didResolveOperation({ operation }) {
-          if (operation?.operation !== 'mutation') return Promise.resolve();
+          if (operation?.operation !== OperationTypeNode.MUTATION) return Promise.resolve();
           const fields = operation.selectionSet.selections;
           const first = fields[0];
-          command = fields.length === 1 && first.kind === 'Field' ? first.name.value : 'multiple';
+          command = fields.length === 1 && first.kind === Kind.FIELD ? first.name.value : 'multiple';
           return Promise.resolve();
         },
         willSendResponse({ response }) {

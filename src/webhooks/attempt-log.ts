@@ -8,7 +8,7 @@ import type { RecordedAttempt } from './webhook-records.js';
  * when its lease ends).
  */
 export class AttemptLog {
-  private pending: { entry: RecordedAttempt; done: (e?: unknown) => void }[] = [];
+  private pending: { entry: RecordedAttempt; done: (e?: Error) => void }[] = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -19,7 +19,7 @@ export class AttemptLog {
 
   record(entry: RecordedAttempt): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ entry, done: (e) => (e === undefined ? resolve() : reject(e as Error)) });
+      this.pending.push({ entry, done: (e) => (e === undefined ? resolve() : reject(e)) });
       if (this.pending.length >= this.maxBatch) this.flush();
       else this.timer ??= setTimeout(() => this.flush(), this.windowMs);
     });
@@ -33,7 +33,7 @@ export class AttemptLog {
     if (batch.length === 0) return;
     this.write(batch.map((b) => b.entry)).then(
       () => batch.forEach((b) => b.done()),
-      (e: unknown) => batch.forEach((b) => b.done(e ?? new Error('the attempts were not recorded'))),
+      (e: unknown) => batch.forEach((b) => b.done(e instanceof Error ? e : new Error('the attempts were not recorded'))),
     );
   }
 }

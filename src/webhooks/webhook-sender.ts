@@ -60,7 +60,7 @@ export class WebhookSender {
         {
           method: 'POST',
           agent: secure ? this.agents.https : this.agents.http,
-          lookup: this.lookup as never,
+          lookup: this.lookup,
           headers: {
             ...headers,
             'content-type': 'application/json',

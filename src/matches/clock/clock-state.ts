@@ -71,7 +71,7 @@ export function clockAfter(settings: ClockSettings, prev: ClockState, change: Cl
   const begins = turnBegins(change);
   const ends = prev.seat !== null && (begins || change.after === null);
   const bankMs = [...prev.bankMs];
-  if (ends) bankMs[prev.seat!] = bankAfterTurn(settings, bankMs[prev.seat!], now - prev.since!);
+  if (ends) bankMs[prev.seat] = bankAfterTurn(settings, bankMs[prev.seat], now - prev.since!);
   const timeouts = [...prev.timeouts];
   if (change.playerMoved !== null) timeouts[change.playerMoved] = 0;
   if (change.timedOut) timeouts[change.timedOut.seat] += 1;
