@@ -12,6 +12,7 @@ import type { Player } from '../players/models/player.model.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
 import { PushIterator } from './push-iterator.js';
 import { TurnsRepository } from './turns.repository.js';
+import { ViewPayloads } from './view-payloads.js';
 
 /** A signal, or 'resync': signals may have been missed, so read the table again. */
 type Listener = (signal: MatchSignal | 'resync') => void;
@@ -32,6 +33,7 @@ export class MatchFeedService {
   private readonly byMatch = new Map<string, Set<Listener>>();
   private readonly byPlayer = new Map<string, Set<Listener>>();
   private readonly reads = new Map<string, Promise<unknown>>();
+  private readonly views = new ViewPayloads();
   /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); `fellBehind` is called past it. */
   private readonly maxQueued: number;
 
@@ -96,11 +98,12 @@ export class MatchFeedService {
             const cached = this.cache.get(matchId);
             const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.shared(`m:${matchId}:${upTo}`, () => this.repo.find(matchId));
             if (latest!.lastEventSeq >= known.lastEventSeq) known = latest!;
-            // One view of the match per batch: every event of it carries the same match.
-            const match = matchModel(latest!, viewer);
-            for (const e of events) out.push({ matchEvents: this.eventModel(e, match) });
-            delivered = events.at(-1)!.seq;
-            if (events.length === page) await out.drained();
+            // One view of the match per batch, built once for every subscriber with the same view.
+            for (const p of this.views.batch(latest!, viewer, events, (e, match) => this.eventModel(e, match))) out.push(p);
+            delivered = upTo;
+            // A short page was everything committed when it was read; a later commit signals again.
+            if (events.length < page) break;
+            await out.drained();
           }
         } while (again);
         if ((known.status === 'FINISHED' || known.status === 'ABANDONED') && delivered >= known.lastEventSeq) out.complete();
