@@ -68,6 +68,7 @@ const schema = z.object({
   BOT_MOVE_BUDGET_MS: z.coerce.number().int().min(1).max(10_000).default(50),
   BOT_SEARCH_NODES: z.coerce.number().int().min(100).max(10_000_000).default(DEFAULT_SEARCH_NODES),
   BOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type AppConfig = {
@@ -105,6 +106,8 @@ export type AppConfig = {
   botSearchNodes: number;
   /** worker threads for searching bots */
   botWorkers: number;
+  /** Server processes behind one port (node:cluster); more than 1 needs DATABASE_URL and PUBSUB=postgres. */
+  workers: number;
 };
 
 export interface RateBudget {
@@ -137,6 +140,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const c = parsed.data;
   if (c.METRICS && !c.METRICS_TOKEN)
     throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
+  // Each process would start its own embedded PostgreSQL, or hear only its own commits.
+  if (c.WORKERS > 1 && (!c.DATABASE_URL || c.PUBSUB !== 'postgres'))
+    throw new ConfigError('invalid configuration: WORKERS > 1 needs DATABASE_URL and PUBSUB=postgres (the processes share one database and its signals)');
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -170,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     botMoveBudgetMs: c.BOT_MOVE_BUDGET_MS,
     botSearchNodes: c.BOT_SEARCH_NODES,
     botWorkers: c.BOT_WORKERS,
+    workers: c.WORKERS,
   };
 }
 
