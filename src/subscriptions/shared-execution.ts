@@ -41,8 +41,21 @@ export function executeEvent(args: ExecutionArgs, payload: unknown): ExecutionRe
   if (!byKey) results.set(payload, (byKey = new Map()));
   const key = selectionKey(args);
   let result = byKey.get(key);
-  if (!result) byKey.set(key, (result = execute({ ...args, rootValue: payload })));
+  if (!result) {
+    const executed = execute({ ...args, rootValue: payload });
+    byKey.set(key, (result = executed instanceof Promise ? executed.then(plain) : plain(executed)));
+  }
   return result;
+}
+
+/**
+ * graphql-js builds results from null-prototype objects, which V8 keeps as dictionaries: every
+ * subscriber's JSON.stringify of a shared result walks those slowly. One round trip through JSON
+ * turns them into plain objects once per selection. Errors keep their GraphQLError objects.
+ */
+function plain(result: ExecutionResult): ExecutionResult {
+  if (result.errors) return result;
+  return JSON.parse(JSON.stringify(result)) as ExecutionResult;
 }
 
 /** graphql-js `subscribe` with each event executed through executeEvent (for graphql-ws's `subscribe` option). */
