@@ -29,7 +29,7 @@ import WebSocket from 'ws';
 import { DRAW, PLAY, REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 import { report } from './support/result.js';
-import { fourSeatMatch, moveAndWait, openWatchers, watchersOf } from './support/watchers.js';
+import { FLOOR_BYTES, Floor, fourSeatMatch, moveAndWait, openWatchers, watchersOf } from './support/watchers.js';
 
 // Half of bench:moves' top rate on this machine (8 clients: ~350–440 moves/s, Fastify build).
 const RATE = Number(process.env.BENCH_RATE ?? 180);
@@ -393,9 +393,10 @@ async function fanoutPhase(url: string): Promise<Record<string, number>> {
   if (!(await waitFor(async () => (await metrics(url)).openSubscriptions === 0, 10_000, 100)))
     console.warn('fan-out: latency-phase subscriptions still open');
   await sleep(1000);
+  const floor = await Floor.start();
   const before = await metrics(url);
   const sockets = FANOUT.flatMap((n, i) => watchersOf(matches[i], n));
-  const opened = await openWatchers(url, sockets);
+  const opened = await openWatchers(url, sockets, FANOUT.flatMap((n) => floor.sockets(`floor${n}`, n)));
   await sleep(1000);
   const after = await metrics(url);
   const perConn = (after.rssBytes - before.rssBytes) / Math.max(1, opened.held);
@@ -414,17 +415,31 @@ async function fanoutPhase(url: string): Promise<Record<string, number>> {
       else lasts.push(r.lastMs);
       await sleep(200);
     }
+    // The floor, interleaved with the moves: the same number of sockets written by a bare ws loop.
+    const floors: number[] = [];
+    for (let k = 0; k < FANOUT_MOVES; k++) {
+      floors.push(await floor.broadcast(opened.fleet, `floor${n}`));
+      await sleep(200);
+    }
     const s = sorted(lasts);
     const median = percentile(s, 50);
+    const floorMedian = percentile(sorted(floors.filter((f) => !Number.isNaN(f))), 50);
     const target = FANOUT_TARGET_MS[n];
     console.log(
       `fan-out to ${n} watchers of one match: last delivery after the commit-ack, over ${FANOUT_MOVES} moves: median ${fmt(median, 1)} ms, ` +
         `min ${fmt(s[0] ?? NaN, 1)} ms, max ${fmt(s.at(-1) ?? NaN, 1)} ms${incomplete ? `, ${incomplete} move(s) not delivered to all within 30 s` : ''}` +
         (target ? ` (target ≤ ${target} ms) — ${verdict(median <= target && incomplete === 0)}` : ''),
     );
+    console.log(
+      `  floor, same run: a bare ws server writing one ${FLOOR_BYTES}-byte message to ${n} sockets of the same holders: last receipt median ${fmt(floorMedian, 1)} ms; ` +
+        `fan-out ÷ floor = ${fmt(median / floorMedian, 2)}`,
+    );
     figures[`subs${n}LastMs`] = median;
+    figures[`subs${n}FloorMs`] = floorMedian;
+    figures[`subs${n}FloorRatio`] = median / floorMedian;
   }
   await opened.fleet.close();
+  floor.stop();
   await waitFor(async () => (await metrics(url)).openSubscriptions === 0, 15_000, 200);
   return figures;
 }
@@ -441,7 +456,7 @@ async function main(): Promise<void> {
     console.error('bench:subscriptions: time limit reached, stopping');
     server.child.kill('SIGKILL');
     void db.stop().finally(() => process.exit(1));
-  }, 300_000);
+  }, 900_000);
   watchdog.unref();
   try {
     console.log(`bench:subscriptions — ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, server pid ${server.child.pid}`);

@@ -7,6 +7,8 @@
 import WebSocket from 'ws';
 
 export interface HeldSocket {
+  /** Another server's address than the fleet's (the fan-out floor), if any. */
+  url?: string;
   matchId: string;
   query: string;
   token: string | null;
@@ -39,7 +41,7 @@ const send = (m: FromHolder) => process.send!(m);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function open(wsUrl: string, s: HeldSocket): Conn {
-  const ws = new WebSocket(wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
+  const ws = new WebSocket(s.url ?? wsUrl, 'graphql-transport-ws', { perMessageDeflate: false });
   const conn: Conn = { ws, matchId: s.matchId, subscribed: false, failed: null, firstAt: 0, armed: false };
   ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: s.token ? { authorization: `Bearer ${s.token}` } : {} })));
   ws.on('message', (data: Buffer) => {

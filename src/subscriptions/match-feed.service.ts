@@ -68,7 +68,8 @@ export class MatchFeedService {
     assertMatchId(matchId);
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
-    const record = await this.repo.find(matchId);
+    // Thousands subscribe to one match at once (a reconnect wave): the cache or one shared read.
+    const record = this.cache.get(matchId) ?? (await this.shared(`f:${matchId}`, () => this.repo.find(matchId)));
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     let delivered = afterSeq ?? record.lastEventSeq;
     // The newest record seen: once it is over and everything it holds was sent, nothing can follow.
