@@ -69,7 +69,8 @@ export class MatchFeedService {
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
     // Thousands subscribe to one match at once (a reconnect wave): the cache or one shared read.
-    const record = this.cache.get(matchId) ?? (await this.shared(`f:${matchId}`, () => this.repo.find(matchId)));
+    const cached = this.cache.get(matchId);
+    const record = cached ?? (await this.shared(`f:${matchId}`, () => this.repo.find(matchId)));
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     let delivered = afterSeq ?? record.lastEventSeq;
     // The newest record seen: once it is over and everything it holds was sent, nothing can follow.
@@ -119,7 +120,10 @@ export class MatchFeedService {
       if (s === 'resync' || s.lastSeq > delivered) void pull();
     };
     this.add(this.byMatch, matchId, listener);
-    void pull();
+    // Live only, from a record taken in this same tick: any later commit signals the listener, so
+    // there is nothing to read yet (after an await, a commit may have slipped in: read).
+    const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
+    if (!(cached && afterSeq === null && !over)) void pull();
     return out;
   }
 

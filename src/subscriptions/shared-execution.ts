@@ -16,6 +16,8 @@ const shareable = new WeakSet<object>();
 const results = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 1;
+/** A subscription's arguments are one object for its whole life: its key is worked out once. */
+const selectionKeys = new WeakMap<ExecutionArgs, string>();
 
 /** Marks a payload that every subscriber it is pushed to may see, whoever they are. */
 export function shareablePayload<T extends object>(payload: T): T {
@@ -28,10 +30,13 @@ export function shareablePayload<T extends object>(payload: T): T {
  * so the object stands for the text; a document parsed twice only costs a second execution.
  */
 function selectionKey(args: ExecutionArgs): string {
+  let key = selectionKeys.get(args);
+  if (key !== undefined) return key;
   let id = documentIds.get(args.document);
   if (id === undefined) documentIds.set(args.document, (id = nextDocumentId++));
   const variables = args.variableValues ? JSON.stringify(args.variableValues) : '';
-  return `${id}\u0000${args.operationName ?? ''}\u0000${variables}`;
+  selectionKeys.set(args, (key = `${id}\u0000${args.operationName ?? ''}\u0000${variables}`));
+  return key;
 }
 
 /** One event's result for this subscriber: shared with every subscriber of the same selection when the payload allows it. */
