@@ -29,7 +29,9 @@ interface Run {
 }
 
 async function client(url: string, until: number, run: Run, id: number): Promise<void> {
-  const tokens = await Promise.all([0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `cl${id}-${i}` })).registerPlayer.token));
+  const tokens = await Promise.all(
+    [0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `cl${id}-${i}` })).registerPlayer.token),
+  );
   let matchId = '';
   let turn = 0;
   const newMatch = async () => {
@@ -44,7 +46,14 @@ async function client(url: string, until: number, run: Run, id: number): Promise
     const t0 = performance.now();
     const mv = view.legalMoves[pick++ % Math.max(1, view.legalMoves.length)];
     const res = mv
-      ? (await gql<{ playTile: { status: string; turn: number } }>(url, PLAY, { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } }, token)).playTile
+      ? (
+          await gql<{ playTile: { status: string; turn: number } }>(
+            url,
+            PLAY,
+            { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } },
+            token,
+          )
+        ).playTile
       : (await gql<{ drawTile: { status: string; turn: number } }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
     run.latencies.push(performance.now() - t0);
     run.moves++;
@@ -61,12 +70,20 @@ async function measure(url: string, clients: number): Promise<{ rate: number; p9
   const t0 = performance.now();
   await Promise.all(ids.map((id) => client(url, Date.now() + SECONDS * 1000, run, id)));
   const seconds = (performance.now() - t0) / 1000;
-  return { rate: run.moves / seconds, p99: percentile(run.latencies.sort((a, b) => a - b), 99) };
+  return {
+    rate: run.moves / seconds,
+    p99: percentile(
+      run.latencies.sort((a, b) => a - b),
+      99,
+    ),
+  };
 }
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
-  console.log(`bench:cluster — ${SECONDS}s per run, ${ROUNDS} rounds, ${availableParallelism()} cores, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`);
+  console.log(
+    `bench:cluster — ${SECONDS}s per run, ${ROUNDS} rounds, ${availableParallelism()} cores, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`,
+  );
   const rates = new Map<string, number[]>();
   const p99s = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
@@ -78,7 +95,9 @@ async function main(): Promise<void> {
           const key = `${workers}:${clients}`;
           rates.set(key, [...(rates.get(key) ?? []), r.rate]);
           p99s.set(key, [...(p99s.get(key) ?? []), r.p99]);
-          console.log(`round ${round + 1}, WORKERS=${workers}, ${clients} clients: ${fmt(r.rate)} moves/s, p99 ${fmt(r.p99, 2)} ms (load average ${fmt(loadavg()[0], 1)})`);
+          console.log(
+            `round ${round + 1}, WORKERS=${workers}, ${clients} clients: ${fmt(r.rate)} moves/s, p99 ${fmt(r.p99, 2)} ms (load average ${fmt(loadavg()[0], 1)})`,
+          );
         }
       } finally {
         await server.stop();

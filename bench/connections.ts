@@ -37,7 +37,9 @@ async function main(): Promise<void> {
   const floor = await Floor.start();
   try {
     const url = server.url;
-    console.log(`bench:connections — ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, server pid ${server.child.pid}, ${CONNECTIONS} connections`);
+    console.log(
+      `bench:connections — ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, server pid ${server.child.pid}, ${CONNECTIONS} connections`,
+    );
     const matches = await Promise.all(Array.from({ length: MATCHES }, (_, i) => fourSeatMatch(url, `conn${i}`)));
     await sleep(1000);
     const before = await metrics(url);

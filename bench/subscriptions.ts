@@ -396,7 +396,11 @@ async function fanoutPhase(url: string): Promise<Record<string, number>> {
   const floor = await Floor.start();
   const before = await metrics(url);
   const sockets = FANOUT.flatMap((n, i) => watchersOf(matches[i], n));
-  const opened = await openWatchers(url, sockets, FANOUT.flatMap((n) => floor.sockets(`floor${n}`, n)));
+  const opened = await openWatchers(
+    url,
+    sockets,
+    FANOUT.flatMap((n) => floor.sockets(`floor${n}`, n)),
+  );
   await sleep(1000);
   const after = await metrics(url);
   const perConn = (after.rssBytes - before.rssBytes) / Math.max(1, opened.held);

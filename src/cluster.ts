@@ -28,7 +28,11 @@ export async function superviseWorkers(workers: number): Promise<void> {
     });
   let url = '';
   for (let i = 0; i < workers; i++) url = await start();
-  console.log(`straight-dominoes listening on ${url}/graphql (${workers} worker processes, pids ${Object.values(cluster.workers ?? {}).map((w) => w?.process.pid).join(', ')})`);
+  console.log(
+    `straight-dominoes listening on ${url}/graphql (${workers} worker processes, pids ${Object.values(cluster.workers ?? {})
+      .map((w) => w?.process.pid)
+      .join(', ')})`,
+  );
   cluster.on('exit', (worker, code, signal) => {
     if (closing) return;
     const lived = Date.now() - (startedAt.get(worker) ?? 0);

@@ -64,7 +64,12 @@ describe('shared subscription payloads', () => {
     const subs: { view: string; seat: number | null; doc: 'A' | 'B'; sub: Subscriber<Ev> }[] = [];
     for (const [view, seat, token] of views)
       for (const doc of ['A', 'A', 'B'] as const)
-        subs.push({ view, seat, doc, sub: new Subscriber<Ev>(app.url, token).subscribe(doc === 'A' ? DOC_A : DOC_B, { id: matchId, after: 0 }, pick) });
+        subs.push({
+          view,
+          seat,
+          doc,
+          sub: new Subscriber<Ev>(app.url, token).subscribe(doc === 'A' ? DOC_A : DOC_B, { id: matchId, after: 0 }, pick),
+        });
 
     const prisma = app.server.app.get(PrismaService);
     const rnd = lcg(17);
@@ -123,7 +128,15 @@ describe('shared subscription payloads', () => {
         expect(last.match.myHand!.map(tileKey).sort()).toEqual(state.round.hands[seat].map(tileKey).sort());
       }
     }
-    const lastHands = [...bySeat.keys()].map((seat) => new Set(subs.find((s) => s.seat === seat)!.sub.received.at(-1)!.match.myHand!.map(tileKey)));
+    const lastHands = [...bySeat.keys()].map(
+      (seat) =>
+        new Set(
+          subs
+            .find((s) => s.seat === seat)!
+            .sub.received.at(-1)!
+            .match.myHand!.map(tileKey),
+        ),
+    );
     for (const [i, a] of lastHands.entries()) for (const b of lastHands.slice(i + 1)) expect([...a].filter((t) => b.has(t))).toEqual([]);
 
     await Promise.all(subs.map((s) => s.sub.close()));

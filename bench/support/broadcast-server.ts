@@ -9,9 +9,7 @@ import { monotonicMs } from './socket-holder.js';
 
 export type ToFloor = { type: 'broadcast'; group: string; message: string } | { type: 'memory' };
 export type FromFloor =
-  | { type: 'listening'; port: number }
-  | { type: 'sent'; at: number; sockets: number }
-  | { type: 'memory'; rssBytes: number; sockets: number };
+  { type: 'listening'; port: number } | { type: 'sent'; at: number; sockets: number } | { type: 'memory'; rssBytes: number; sockets: number };
 
 const groups = new Map<string, Set<WebSocket>>();
 const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });

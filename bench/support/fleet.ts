@@ -49,7 +49,12 @@ export class Fleet {
   private constructor(private readonly holders: Holder[]) {}
 
   /** Opens `sockets` over ceil(n / perProcess) child processes, `batch` at a time in each. */
-  static async open(wsUrl: string, sockets: HeldSocket[], perProcess = 6_000, batch = 200): Promise<{ fleet: Fleet; subscribed: number; failed: number; firstError: string | null }> {
+  static async open(
+    wsUrl: string,
+    sockets: HeldSocket[],
+    perProcess = 6_000,
+    batch = 200,
+  ): Promise<{ fleet: Fleet; subscribed: number; failed: number; firstError: string | null }> {
     const n = Math.max(1, Math.ceil(sockets.length / perProcess));
     const holders = Array.from({ length: n }, () => new Holder());
     // Round-robin shares: each process holds subscribers of every match.

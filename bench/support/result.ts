@@ -1,1 +1,3 @@
-export function report(figures: Record<string, number>): void { console.log('BENCH_RESULT ' + JSON.stringify(figures)); }
+export function report(figures: Record<string, number>): void {
+  console.log('BENCH_RESULT ' + JSON.stringify(figures));
+}

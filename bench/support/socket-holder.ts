@@ -68,7 +68,12 @@ async function openAll(wsUrl: string, sockets: HeldSocket[], batch: number): Pro
     while (Date.now() < until && !wave.every((c) => c.subscribed || c.failed)) await sleep(20);
   }
   const failed = conns.filter((c) => c.failed);
-  send({ type: 'opened', subscribed: conns.filter((c) => c.subscribed && !c.failed).length, failed: failed.length, firstError: failed[0]?.failed ?? null });
+  send({
+    type: 'opened',
+    subscribed: conns.filter((c) => c.subscribed && !c.failed).length,
+    failed: failed.length,
+    firstError: failed[0]?.failed ?? null,
+  });
 }
 
 process.on('message', (m: ToHolder) => {

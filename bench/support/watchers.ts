@@ -12,8 +12,7 @@ import { DRAW, PLAY, REGISTER } from './operations.js';
 import { Fleet, monotonicMs, type HeldSocket } from './fleet.js';
 import { gql, metrics } from './harness.js';
 
-export const SMALL =
-  'subscription($id: ID!) { matchEvents(matchId: $id) { seq type move { seq seat } match { version } } }';
+export const SMALL = 'subscription($id: ID!) { matchEvents(matchId: $id) { seq type move { seq seat } match { version } } }';
 export const LARGE =
   'subscription($id: ID!) { matchEvents(matchId: $id) { seq type move { seq seat type tile { high low } end points } ' +
   'match { version status turn mySeat myHand { high low } canDraw seats { index handCount isBot player { id name } } ' +
@@ -33,7 +32,9 @@ export interface WatchedMatch {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function fourSeatMatch(url: string, tag: string): Promise<WatchedMatch> {
-  const tokens = await Promise.all([0, 1, 2, 3].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `${tag}-${i}` })).registerPlayer.token));
+  const tokens = await Promise.all(
+    [0, 1, 2, 3].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `${tag}-${i}` })).registerPlayer.token),
+  );
   const id = (await gql<{ createMatch: { id: string } }>(url, CREATE, {}, tokens[0])).createMatch.id;
   const seatToken = new Map([[0, tokens[0]]]);
   let turn = 0;
@@ -76,11 +77,20 @@ export async function openWatchers(
  */
 export async function moveAndWait(url: string, fleet: Fleet, m: WatchedMatch): Promise<{ lastMs: number; reached: number; watching: number }> {
   const token = m.seatToken.get(m.turn)!;
-  const view = (await gql<{ match: { version: number; turn: number | null; legalMoves: { tile: unknown; end: unknown }[] } }>(url, MINE, { id: m.id }, token)).match;
+  const view = (
+    await gql<{ match: { version: number; turn: number | null; legalMoves: { tile: unknown; end: unknown }[] } }>(url, MINE, { id: m.id }, token)
+  ).match;
   await fleet.arm(m.id);
   const res =
     view.legalMoves.length > 0
-      ? (await gql<{ playTile: { turn: number | null } }>(url, PLAY, { i: { matchId: m.id, tile: view.legalMoves[0].tile, end: view.legalMoves[0].end } }, token)).playTile
+      ? (
+          await gql<{ playTile: { turn: number | null } }>(
+            url,
+            PLAY,
+            { i: { matchId: m.id, tile: view.legalMoves[0].tile, end: view.legalMoves[0].end } },
+            token,
+          )
+        ).playTile
       : (await gql<{ drawTile: { turn: number | null } }>(url, DRAW, { i: { matchId: m.id } }, token)).drawTile;
   const tAck = monotonicMs();
   m.turn = res.turn ?? m.turn;
@@ -110,7 +120,12 @@ const FLOOR_MESSAGE = JSON.stringify({
         mySeat: null,
         myHand: null,
         canDraw: false,
-        seats: [0, 1, 2, 3].map((index) => ({ index, handCount: 5, isBot: false, player: { id: 'c0a8012e-7f3b-4c1e-9d2a-5b6c7d8e9f01', name: `fan-${index}` } })),
+        seats: [0, 1, 2, 3].map((index) => ({
+          index,
+          handCount: 5,
+          isBot: false,
+          player: { id: 'c0a8012e-7f3b-4c1e-9d2a-5b6c7d8e9f01', name: `fan-${index}` },
+        })),
       },
     },
   },

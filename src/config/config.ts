@@ -142,7 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
   // Each process would start its own embedded PostgreSQL, or hear only its own commits.
   if (c.WORKERS > 1 && (!c.DATABASE_URL || c.PUBSUB !== 'postgres'))
-    throw new ConfigError('invalid configuration: WORKERS > 1 needs DATABASE_URL and PUBSUB=postgres (the processes share one database and its signals)');
+    throw new ConfigError(
+      'invalid configuration: WORKERS > 1 needs DATABASE_URL and PUBSUB=postgres (the processes share one database and its signals)',
+    );
   return {
     env: c.NODE_ENV,
     port: c.PORT,

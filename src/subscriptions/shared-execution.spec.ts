@@ -12,7 +12,11 @@ describe('executeEvent', () => {
   });
   const small = parse('subscription { ev { n } }');
   const withArg = parse('subscription($p: String) { ev { n label(prefix: $p) } }');
-  const args = (document: ExecutionArgs['document'], variableValues?: Record<string, unknown>): ExecutionArgs => ({ schema, document, variableValues });
+  const args = (document: ExecutionArgs['document'], variableValues?: Record<string, unknown>): ExecutionArgs => ({
+    schema,
+    document,
+    variableValues,
+  });
 
   beforeEach(() => (calls = 0));
 

@@ -18,7 +18,12 @@ export class ViewPayloads {
   private readonly events = new WeakMap<Match, WeakMap<EventWithMove, EventPayload>>();
 
   /** The payloads of `events` for `viewer`, with the match as of `record`; `build` redacts (the one place that does). */
-  batch(record: MatchRecord, viewer: Player | null, events: readonly EventWithMove[], build: (e: EventWithMove, match: Match) => MatchEvent): EventPayload[] {
+  batch(
+    record: MatchRecord,
+    viewer: Player | null,
+    events: readonly EventWithMove[],
+    build: (e: EventWithMove, match: Match) => MatchEvent,
+  ): EventPayload[] {
     const match = this.matchFor(record, viewer);
     let built = this.events.get(match);
     if (!built) this.events.set(match, (built = new WeakMap()));
