@@ -28,20 +28,32 @@ interface Run {
   latencies: number[];
 }
 
-async function client(url: string, until: number, run: Run, id: number): Promise<void> {
+interface Seat {
+  tokens: string[];
+  matchId: string;
+  turn: number;
+}
+
+/** Two players and their match: made before the clock starts, so a slow machine times moves only. */
+async function prepare(url: string, id: number): Promise<Seat> {
   const tokens = await Promise.all(
     [0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `cl${id}-${i}` })).registerPlayer.token),
   );
-  let matchId = '';
-  let turn = 0;
-  const newMatch = async () => {
-    matchId = (await gql<{ createMatch: { id: string } }>(url, CREATE, {}, tokens[0])).createMatch.id;
-    turn = (await gql<{ joinMatch: { turn: number } }>(url, JOIN, { id: matchId }, tokens[1])).joinMatch.turn;
-  };
-  await newMatch();
+  const seat: Seat = { tokens, matchId: '', turn: 0 };
+  await newMatch(url, seat);
+  return seat;
+}
+
+async function newMatch(url: string, seat: Seat): Promise<void> {
+  seat.matchId = (await gql<{ createMatch: { id: string } }>(url, CREATE, {}, seat.tokens[0])).createMatch.id;
+  seat.turn = (await gql<{ joinMatch: { turn: number } }>(url, JOIN, { id: seat.matchId }, seat.tokens[1])).joinMatch.turn;
+}
+
+async function drive(url: string, seat: Seat, until: number, run: Run, id: number): Promise<void> {
   let pick = id * 7919;
   while (Date.now() < until) {
-    const token = tokens[turn];
+    const token = seat.tokens[seat.turn];
+    const matchId = seat.matchId;
     const view = (await gql<{ match: { version: number; legalMoves: { tile: unknown; end: unknown }[] } }>(url, MINE, { id: matchId }, token)).match;
     const t0 = performance.now();
     const mv = view.legalMoves[pick++ % Math.max(1, view.legalMoves.length)];
@@ -57,18 +69,21 @@ async function client(url: string, until: number, run: Run, id: number): Promise
       : (await gql<{ drawTile: { status: string; turn: number } }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
     run.latencies.push(performance.now() - t0);
     run.moves++;
-    if (res.status !== 'IN_PROGRESS') await newMatch();
-    else turn = res.turn;
+    if (res.status !== 'IN_PROGRESS') await newMatch(url, seat);
+    else seat.turn = res.turn;
   }
 }
 
 let nextClient = 0;
 async function measure(url: string, clients: number): Promise<{ rate: number; p99: number }> {
   const ids = Array.from({ length: clients }, () => nextClient++);
-  await Promise.all(ids.map((id) => client(url, Date.now() + 1000, { moves: 0, latencies: [] }, 100_000 + id))); // warm-up
+  const seats = await Promise.all(ids.map((id) => prepare(url, id)));
+  const warmUntil = Date.now() + 1000;
+  await Promise.all(seats.map((seat, i) => drive(url, seat, warmUntil, { moves: 0, latencies: [] }, ids[i])));
   const run: Run = { moves: 0, latencies: [] };
   const t0 = performance.now();
-  await Promise.all(ids.map((id) => client(url, Date.now() + SECONDS * 1000, run, id)));
+  const until = Date.now() + SECONDS * 1000;
+  await Promise.all(seats.map((seat, i) => drive(url, seat, until, run, ids[i])));
   const seconds = (performance.now() - t0) / 1000;
   return {
     rate: run.moves / seconds,

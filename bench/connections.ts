@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     console.error('bench:connections: time limit reached, stopping');
     server.child.kill('SIGKILL');
     void db.stop().finally(() => process.exit(1));
-  }, 1_200_000);
+  }, 3_600_000);
   watchdog.unref();
   const floor = await Floor.start();
   try {
@@ -45,7 +45,21 @@ async function main(): Promise<void> {
     const before = await metrics(url);
     const floorBefore = await floor.memory();
     const sockets = matches.flatMap((m, i) => watchersOf(m, Math.floor(CONNECTIONS / MATCHES) + (i < CONNECTIONS % MATCHES ? 1 : 0)));
+    // Progress while opening (a loaded machine may take minutes): held so far and bytes each.
+    let opening = true;
+    const progress = (async () => {
+      while (opening) {
+        await sleep(20_000);
+        if (!opening) break;
+        const now = await metrics(url).catch(() => null); // the server may be too busy accepting to answer
+        if (!now) continue;
+        const held = now.openSubscriptions - before.openSubscriptions;
+        if (held > 0) console.log(`  … ${held} held, ${fmt((now.rssBytes - before.rssBytes) / held / 1024, 2)} KB per connection so far`);
+      }
+    })();
     const opened = await openWatchers(url, sockets, floor.sockets('idle', FLOOR_SOCKETS));
+    opening = false;
+    await progress;
     await sleep(2000);
     const after = await metrics(url);
     const floorAfter = await floor.memory();

@@ -63,7 +63,7 @@ export async function openWatchers(
   const until = Date.now() + 60_000;
   let held = 0;
   while (Date.now() < until) {
-    held = (await metrics(url)).openSubscriptions - before;
+    held = ((await metrics(url).catch(() => null))?.openSubscriptions ?? before) - before;
     if (held >= sockets.length - failed) break;
     await sleep(250);
   }
