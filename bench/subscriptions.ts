@@ -14,12 +14,13 @@
  *    the request's send. Measured at the same time and the same rate of 20/s each: the round
  *    trip of a graphql-ws no-op (`{ __typename }` as a ws operation) and of an HTTP `{ __typename }`.
  *    Finished matches are replaced by new ones (same connections, new subscriptions).
- * 2. Idle connections. BENCH_IDLE (default 10000) raw graphql-transport-ws connections, anonymous,
- *    each subscribed to one of 4 fresh matches, opened in batches of 500. Server RSS is read before
- *    (latency connections closed) and once `openSubscriptions` reaches the count. Then one move is
- *    made and must reach every idle subscriber of its match.
+ * 2. Fan-out. One match per BENCH_FANOUT entry (default 2500,10000 watchers), each watched by its
+ *    4 players and anonymous spectators, half with a small and half with a larger document,
+ *    the client sockets held by child processes (bench/support/fleet.ts). Then BENCH_FANOUT_MOVES
+ *    moves (default 5) in each, one at a time: ms from the commit-ack to the last watcher's first
+ *    event, median over the moves (targets: 2,500 ≤ 50 ms, 10,000 ≤ 150 ms).
  *
- * Prints plain lines; exits 0 whether or not the targets are met.
+ * Prints plain lines and a BENCH_RESULT line; exits 0 whether or not the targets are met.
  */
 import { createClient, type Client } from 'graphql-ws';
 import { availableParallelism, loadavg } from 'node:os';
@@ -27,18 +28,19 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { DRAW, PLAY, REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
+import { report } from './support/result.js';
+import { FLOOR_BYTES, Floor, fourSeatMatch, moveAndWait, openWatchers, watchersOf } from './support/watchers.js';
 
 // Half of bench:moves' top rate on this machine (8 clients: ~350–440 moves/s, Fastify build).
 const RATE = Number(process.env.BENCH_RATE ?? 180);
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const WARMUP_SECONDS = 3;
-const IDLE = Number(process.env.BENCH_IDLE ?? 10_000);
-const IDLE_BATCH = 500;
-const IDLE_MATCHES = 4;
+/** Watchers per match in the fan-out phase, one match each (BENCH_FANOUT, comma-separated). */
+const FANOUT = (process.env.BENCH_FANOUT ?? '2500,10000').split(',').map(Number);
+const FANOUT_MOVES = Number(process.env.BENCH_FANOUT_MOVES ?? 5);
+const FANOUT_TARGET_MS: Record<number, number> = { 2500: 50, 10000: 150 };
 const TARGET_ADDED_P99_MS = 10;
-const TARGET_IDLE = 10_000;
-const TARGET_KB_PER_CONN = 50;
 
 const CREATE = 'mutation { createMatch(input: { seats: 4 }) { id } }';
 const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn mySeat } }';
@@ -315,7 +317,7 @@ async function baselines(url: string, end: number, perSecond: number, measureFro
   return out;
 }
 
-async function latencyPhase(url: string): Promise<void> {
+async function latencyPhase(url: string): Promise<Record<string, number>> {
   const stats: Stats = {
     fromAck: [],
     fromSend: [],
@@ -380,108 +382,70 @@ async function latencyPhase(url: string): Promise<void> {
     `added p99 (target ≤ ${TARGET_ADDED_P99_MS}): ${fmt(overFloor, 2)} ms over the same-run ws no-op p99 — ${verdict(overFloor <= TARGET_ADDED_P99_MS && complete)}; ` +
       `strict reading, receipt − commit-ack p99 ${fmt(strict, 2)} ms — ${verdict(strict <= TARGET_ADDED_P99_MS && complete)}`,
   );
+  return { subsDeliveryP99Ms: strict, subsAddedP99Ms: overFloor };
 }
 
-// ---------------------------------------------------------------- phase 2: idle connections
+// ---------------------------------------------------------------- phase 2: fan-out
 
-interface IdleConn {
-  ws: WebSocket;
-  matchIndex: number;
-  received: number;
-  subscribed: boolean;
-  failed: string | null;
-}
-
-function openIdle(url: string, matchId: string, matchIndex: number): IdleConn {
-  const ws = new WebSocket(wsUrl(url), 'graphql-transport-ws', { perMessageDeflate: false });
-  const conn: IdleConn = { ws, matchIndex, received: 0, subscribed: false, failed: null };
-  ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: {} })));
-  ws.on('message', (data) => {
-    const m = JSON.parse((data as Buffer).toString()) as { type: string; payload?: unknown };
-    if (m.type === 'connection_ack') {
-      ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: EVENTS, variables: { id: matchId } } }));
-      conn.subscribed = true;
-    } else if (m.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
-    else if (m.type === 'next') conn.received++;
-    else if (m.type === 'error') conn.failed ??= JSON.stringify(m.payload);
-  });
-  ws.on('error', (e) => (conn.failed ??= e.message));
-  ws.on('close', (code) => (conn.failed ??= `closed ${code}`));
-  return conn;
-}
-
-async function fourSeatMatch(url: string, tag: string): Promise<{ id: string; seatToken: Map<number, string>; turn: number }> {
-  const tokens = await Promise.all([0, 1, 2, 3].map((i) => register(url, `${tag}-${i}`)));
-  const id = (await gql<{ createMatch: { id: string } }>(url, CREATE, {}, tokens[0])).createMatch.id;
-  const seatToken = new Map([[0, tokens[0]]]);
-  let turn = 0;
-  for (const t of tokens.slice(1)) {
-    const { joinMatch } = await gql<{ joinMatch: { turn: number | null; mySeat: number } }>(url, JOIN, { id }, t);
-    seatToken.set(joinMatch.mySeat, t);
-    turn = joinMatch.turn ?? 0;
-  }
-  return { id, seatToken, turn };
-}
-
-async function idlePhase(url: string): Promise<void> {
-  const matches = await Promise.all(Array.from({ length: IDLE_MATCHES }, (_, i) => fourSeatMatch(url, `idle${i}`)));
+/** Fan-out: one move to the many watchers of one match, each size its own match. */
+async function fanoutPhase(url: string): Promise<Record<string, number>> {
+  const matches = await Promise.all(FANOUT.map((_, i) => fourSeatMatch(url, `fan${i}`)));
   if (!(await waitFor(async () => (await metrics(url)).openSubscriptions === 0, 10_000, 100)))
-    console.warn('idle: latency-phase subscriptions still open');
+    console.warn('fan-out: latency-phase subscriptions still open');
   await sleep(1000);
+  const floor = await Floor.start();
   const before = await metrics(url);
-  const conns: IdleConn[] = [];
-  const t0 = now();
-  let stalled = false;
-  for (let i = 0; i < IDLE && !stalled; i += IDLE_BATCH) {
-    const n = Math.min(IDLE_BATCH, IDLE - i);
-    for (let k = 0; k < n; k++) {
-      const j = i + k;
-      conns.push(openIdle(url, matches[j % IDLE_MATCHES].id, j % IDLE_MATCHES));
-    }
-    // Let this batch settle (connected and subscribed) before the next, within bounds.
-    stalled = !(await waitFor(() => conns.every((c) => c.subscribed || c.failed), 15_000, 20));
-    await sleep(50);
-  }
-  const reached = await waitFor(async () => (await metrics(url)).openSubscriptions >= conns.length, 60_000, 250);
-  const openSeconds = (now() - t0) / 1000;
+  const sockets = FANOUT.flatMap((n, i) => watchersOf(matches[i], n));
+  const opened = await openWatchers(
+    url,
+    sockets,
+    FANOUT.flatMap((n) => floor.sockets(`floor${n}`, n)),
+  );
   await sleep(1000);
   const after = await metrics(url);
-  const held = after.openSubscriptions - before.openSubscriptions;
-  const failed = conns.filter((c) => c.failed);
-  const rssDelta = after.rssBytes - before.rssBytes;
-  const perConnKb = rssDelta / Math.max(1, held) / 1024;
+  const perConn = (after.rssBytes - before.rssBytes) / Math.max(1, opened.held);
   console.log(
-    `idle: opened ${conns.length} connections in ${fmt(openSeconds)}s (${failed.length} failed${failed.length ? `, e.g. ${failed[0].failed}` : ''}${reached ? '' : '; subscription count not reached in time'})`,
+    `fan-out: ${opened.held} of ${sockets.length} subscriptions held (${opened.failed} failed${opened.firstError ? `, e.g. ${opened.firstError}` : ''}) ` +
+      `in ${fmt(opened.seconds)}s, over ${FANOUT.length} matches (${FANOUT.join(', ')} watchers; per match 4 seats + anonymous spectators, two documents); ` +
+      `server RSS +${fmt((after.rssBytes - before.rssBytes) / 2 ** 20)} MB, ${fmt(perConn / 1024)} KB per connection`,
   );
-  console.log(
-    `idle connections: ${held} held, RSS ${fmt(before.rssBytes / 2 ** 20)} → ${fmt(after.rssBytes / 2 ** 20)} MB (+${fmt(rssDelta / 2 ** 20)} MB), ` +
-      `${fmt(perConnKb)} KB per connection; heap +${fmt((after.heapUsedBytes - before.heapUsedBytes) / 2 ** 20)} MB ` +
-      `(target ≥ ${TARGET_IDLE} at ≤ ${TARGET_KB_PER_CONN} KB) — ${verdict(held >= TARGET_IDLE && perConnKb <= TARGET_KB_PER_CONN)}`,
-  );
-
-  // Sanity: one move in match 0 must reach every idle subscriber of that match.
-  const m = matches[0];
-  const watchers = conns.filter((c) => c.matchIndex === 0 && !c.failed);
-  const token = m.seatToken.get(m.turn)!;
-  const view = (await gql<{ match: View }>(url, MINE, { id: m.id }, token)).match;
-  const tSend = now();
-  if (view.legalMoves.length > 0) {
-    await gql(url, PLAY, { i: { matchId: m.id, tile: view.legalMoves[0].tile, end: view.legalMoves[0].end } }, token);
-  } else {
-    await gql(url, DRAW, { i: { matchId: m.id } }, token);
+  const figures: Record<string, number> = {};
+  for (const [i, n] of FANOUT.entries()) {
+    const lasts: number[] = [];
+    let incomplete = 0;
+    for (let k = 0; k < FANOUT_MOVES; k++) {
+      const r = await moveAndWait(url, opened.fleet, matches[i]);
+      if (Number.isNaN(r.lastMs)) incomplete++;
+      else lasts.push(r.lastMs);
+      await sleep(200);
+    }
+    // The floor, interleaved with the moves: the same number of sockets written by a bare ws loop.
+    const floors: number[] = [];
+    for (let k = 0; k < FANOUT_MOVES; k++) {
+      floors.push(await floor.broadcast(opened.fleet, `floor${n}`));
+      await sleep(200);
+    }
+    const s = sorted(lasts);
+    const median = percentile(s, 50);
+    const floorMedian = percentile(sorted(floors.filter((f) => !Number.isNaN(f))), 50);
+    const target = FANOUT_TARGET_MS[n];
+    console.log(
+      `fan-out to ${n} watchers of one match: last delivery after the commit-ack, over ${FANOUT_MOVES} moves: median ${fmt(median, 1)} ms, ` +
+        `min ${fmt(s[0] ?? NaN, 1)} ms, max ${fmt(s.at(-1) ?? NaN, 1)} ms${incomplete ? `, ${incomplete} move(s) not delivered to all within 30 s` : ''}` +
+        (target ? ` (target ≤ ${target} ms) — ${verdict(median <= target && incomplete === 0)}` : ''),
+    );
+    console.log(
+      `  floor, same run: a bare ws server writing one ${FLOOR_BYTES}-byte message to ${n} sockets of the same holders: last receipt median ${fmt(floorMedian, 1)} ms; ` +
+        `fan-out ÷ floor = ${fmt(median / floorMedian, 2)}`,
+    );
+    figures[`subs${n}LastMs`] = median;
+    figures[`subs${n}FloorMs`] = floorMedian;
+    figures[`subs${n}FloorRatio`] = median / floorMedian;
   }
-  const tAck = now();
-  // A move gives at least one event; wait until every watcher has one.
-  const all = await waitFor(() => watchers.every((c) => c.received >= 1), 30_000, 5);
-  const tAll = now();
-  const got = watchers.filter((c) => c.received >= 1).length;
-  console.log(
-    `idle sanity: a move in one match reached ${got} of its ${watchers.length} idle subscribers` +
-      (all ? ` — the last ${fmt(tAll - tAck, 0)} ms after the commit-ack (${fmt(tAll - tSend, 0)} ms after the request)` : ' within 30 s'),
-  );
-
-  for (const c of conns) c.ws.terminate();
+  await opened.fleet.close();
+  floor.stop();
   await waitFor(async () => (await metrics(url)).openSubscriptions === 0, 15_000, 200);
+  return figures;
 }
 
 async function main(): Promise<void> {
@@ -489,18 +453,20 @@ async function main(): Promise<void> {
   const db = await benchDatabase();
   // Every connection of this run comes from 127.0.0.1: the per-address cap would stop the idle
   // phase at WS_MAX_SOCKETS_PER_ADDRESS, and this measures what one process holds.
-  const server = await startServerProcess(db.url, { WS_MAX_SOCKETS_PER_ADDRESS: String(IDLE + 1_000) });
+  const total = FANOUT.reduce((a, b) => a + b, 0);
+  const server = await startServerProcess(db.url, { WS_MAX_SOCKETS_PER_ADDRESS: String(total + 1_000) });
   // Bounded run: if anything hangs, stop the server and database and exit anyway.
   const watchdog = setTimeout(() => {
     console.error('bench:subscriptions: time limit reached, stopping');
     server.child.kill('SIGKILL');
     void db.stop().finally(() => process.exit(1));
-  }, 300_000);
+  }, 900_000);
   watchdog.unref();
   try {
     console.log(`bench:subscriptions — ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, server pid ${server.child.pid}`);
-    await latencyPhase(server.url);
-    await idlePhase(server.url);
+    const latency = await latencyPhase(server.url);
+    const fanout = await fanoutPhase(server.url);
+    report({ ...latency, ...fanout });
   } finally {
     await server.stop();
     await db.stop();

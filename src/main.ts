@@ -1,5 +1,7 @@
+import cluster from 'node:cluster';
 import { loadConfig } from './config/config.js';
 import { startServer, type RunningServer } from './bootstrap.js';
+import { reportListening, superviseWorkers } from './cluster.js';
 import { reasonOf } from './common/start-failure.js';
 
 async function main(): Promise<void> {
@@ -25,8 +27,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   try {
     const config = loadConfig(process.env);
+    if (config.workers > 1 && cluster.isPrimary) return await superviseWorkers(config.workers);
     server = await startServer(config);
     const port = new URL(server.url).port;
+    if (cluster.isWorker) return reportListening(server.url);
     console.log(
       `straight-dominoes listening on ${server.url}/graphql (bound to ${config.host}:${port}; database: ${server.database.embedded ? 'embedded' : 'DATABASE_URL'})`,
     );

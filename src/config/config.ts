@@ -81,6 +81,7 @@ const schema = z.object({
   BOT_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
   // Webhooks (README "Receiving webhooks").
   ...webhooksEnvSchema,
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type AppConfig = {
@@ -125,6 +126,8 @@ export type AppConfig = {
   /** worker threads for searching bots */
   botWorkers: number;
   webhooks: WebhooksConfig;
+  /** Server processes behind one port (node:cluster); more than 1 needs DATABASE_URL and PUBSUB=postgres. */
+  workers: number;
 };
 
 export interface RateBudget {
@@ -157,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
   const c = parsed.data;
   if (c.METRICS && !c.METRICS_TOKEN)
     throw new ConfigError('invalid configuration: METRICS_TOKEN must be set when METRICS=true (GET /metrics asks for it)');
+  // Each process would start its own embedded PostgreSQL, or hear only its own commits.
+  if (c.WORKERS > 1 && (!c.DATABASE_URL || c.PUBSUB !== 'postgres'))
+    throw new ConfigError(
+      'invalid configuration: WORKERS > 1 needs DATABASE_URL and PUBSUB=postgres (the processes share one database and its signals)',
+    );
   return {
     env: c.NODE_ENV,
     port: c.PORT,
@@ -194,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     botSearchNodes: c.BOT_SEARCH_NODES,
     botWorkers: c.BOT_WORKERS,
     webhooks: webhooksFrom(c),
+    workers: c.WORKERS,
   };
 }
 

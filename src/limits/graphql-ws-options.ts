@@ -2,6 +2,7 @@ import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Context as WsContext, ServerOptions } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import { OperationCache } from '../subscriptions/operation-cache.js';
+import { subscribeShared } from '../subscriptions/shared-execution.js';
 import type { Limits } from './limits.config.js';
 import type { QueryLimits } from './query-limits.js';
 import type { WsConnections } from './ws-connections.js';
@@ -30,6 +31,8 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
   const documents = new OperationCache(deps.limits.operationCacheBytes);
   return {
     connectionInitWaitTimeout: deps.limits.initTimeoutMs,
+    // An event pushed to many subscribers is executed once per distinct selection (shared-execution.ts).
+    subscribe: subscribeShared,
     onConnect: async (ctx) => {
       const who = await deps.authenticate(ctx);
       if (who === false) return false;

@@ -13,6 +13,7 @@ import type { Player } from '../players/models/player.model.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
 import { PushIterator } from './push-iterator.js';
 import { TurnsRepository } from './turns.repository.js';
+import { ViewPayloads } from './view-payloads.js';
 
 /** A signal, or 'resync': signals may have been missed, so read the table again. */
 type Listener = (signal: MatchSignal | 'resync') => void;
@@ -33,6 +34,7 @@ export class MatchFeedService {
   private readonly byMatch = new Map<string, Set<Listener>>();
   private readonly byPlayer = new Map<string, Set<Listener>>();
   private readonly reads = new Map<string, Promise<unknown>>();
+  private readonly views = new ViewPayloads();
   /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); `fellBehind` is called past it. */
   private readonly maxQueued: number;
 
@@ -67,7 +69,9 @@ export class MatchFeedService {
     assertMatchId(matchId);
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
-    const record = await this.repo.find(matchId);
+    // Thousands subscribe to one match at once (a reconnect wave): the cache or one shared read.
+    const cached = this.cache.get(matchId);
+    const record = cached ?? (await this.shared(`f:${matchId}`, () => this.repo.find(matchId)));
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     let delivered = afterSeq ?? record.lastEventSeq;
     // The newest record seen: once it is over and everything it holds was sent, nothing can follow.
@@ -97,11 +101,12 @@ export class MatchFeedService {
             const cached = this.cache.get(matchId);
             const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.shared(`m:${matchId}:${upTo}`, () => this.repo.find(matchId));
             if (latest!.lastEventSeq >= known.lastEventSeq) known = latest!;
-            // One view of the match per batch: every event of it carries the same match.
-            const match = matchModel(latest!, viewer);
-            for (const e of events) out.push({ matchEvents: this.eventModel(e, match) });
-            delivered = events.at(-1)!.seq;
-            if (events.length === page) await out.drained();
+            // One view of the match per batch, built once for every subscriber with the same view.
+            for (const p of this.views.batch(latest!, viewer, events, (e, match) => this.eventModel(e, match))) out.push(p);
+            delivered = upTo;
+            // A short page was everything committed when it was read; a later commit signals again.
+            if (events.length < page) break;
+            await out.drained();
           }
         } while (again);
         if ((known.status === 'FINISHED' || known.status === 'ABANDONED') && delivered >= known.lastEventSeq) out.complete();
@@ -116,7 +121,10 @@ export class MatchFeedService {
       if (s === 'resync' || s.lastSeq > delivered) void pull();
     };
     this.add(this.byMatch, matchId, listener);
-    void pull();
+    // Live only, from a record taken in this same tick: any later commit signals the listener, so
+    // there is nothing to read yet (after an await, a commit may have slipped in: read).
+    const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
+    if (!(cached && afterSeq === null && !over)) void pull();
     return out;
   }
 

@@ -1,0 +1,144 @@
+import { PrismaService } from '../src/database/prisma.service.js';
+import { tileKey, type MatchState } from '../src/domain/index.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { lcg, viewOf } from './support/driver.js';
+import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
+import type { GqlClient } from './support/gql.js';
+import { Subscriber } from './support/ws.js';
+
+/*
+ * A match event is built once per view (each seat, spectators) and executed once per selection,
+ * then shared by every subscriber of that view and selection. These watch one match through
+ * many sockets at once, mixing views and documents, and check that sharing never crosses a view
+ * or a selection.
+ */
+
+/** Two different selections of the same feed. */
+const DOC_A = `subscription($id: ID!, $after: Int) {
+  matchEvents(matchId: $id, afterSeq: $after) { seq type move { seat type tile { high low } } match { version mySeat myHand { high low } } }
+}`;
+const DOC_B = `subscription($id: ID!, $after: Int) {
+  matchEvents(matchId: $id, afterSeq: $after) {
+    seq kind move { seq seat type tile { low high } end }
+    match { mySeat turn myHand { low high } seats { index handCount } currentRound { number moves { seat type tile { high low } } } }
+  }
+}`;
+
+type Tile = { high: number; low: number };
+type Ev = {
+  seq: number;
+  move: { seat: number; type: string; tile: Tile | null } | null;
+  match: { mySeat: number | null; myHand: Tile[] | null; currentRound?: { moves: { seat: number; type: string; tile: Tile | null }[] } | null };
+} & Record<string, unknown>;
+
+const pick = (d: Record<string, unknown>) => d.matchEvents as Ev;
+
+/** The field names of an object, sorted: the selection a subscriber got. */
+const keys = (o: object | null | undefined) => Object.keys(o ?? {}).sort();
+
+describe('shared subscription payloads', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('each view and each document gets its own payload: no seat sees another seat’s hand or draws', async () => {
+    const players = await Promise.all([0, 1, 2].map((i) => app.player(`shared${i}`)));
+    const watcher = await app.player('shared-watcher');
+    // Hands of 5 leave a boneyard, so the round has draws to hide.
+    const { createMatch } = await players[0].request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 3, rules: { handSize: 5 } } });
+    const matchId = createMatch.id;
+    const bySeat = new Map<number, GqlClient>([[0, players[0]]]);
+    for (const p of players.slice(1)) bySeat.set((await p.request<{ joinMatch: MatchT }>(M_JOIN, { id: matchId })).joinMatch.mySeat!, p);
+
+    // Per view: two sockets with document A (they share), one with document B. Views: each seat,
+    // a registered non-player, an anonymous spectator.
+    const views: [string, number | null, string | undefined][] = [
+      ...[...bySeat].map(([seat, c]) => [`seat${seat}`, seat, c.token] as [string, number | null, string | undefined]),
+      ['watcher', null, watcher.token],
+      ['anonymous', null, undefined],
+    ];
+    const subs: { view: string; seat: number | null; doc: 'A' | 'B'; sub: Subscriber<Ev> }[] = [];
+    for (const [view, seat, token] of views)
+      for (const doc of ['A', 'A', 'B'] as const)
+        subs.push({
+          view,
+          seat,
+          doc,
+          sub: new Subscriber<Ev>(app.url, token).subscribe(doc === 'A' ? DOC_A : DOC_B, { id: matchId, after: 0 }, pick),
+        });
+
+    const prisma = app.server.app.get(PrismaService);
+    const rnd = lcg(17);
+    for (let i = 0; i < 40; i++) {
+      const pub = await viewOf(players[0], matchId);
+      if (pub.status !== 'IN_PROGRESS') break;
+      const c = bySeat.get(pub.turn!)!;
+      const me = await viewOf(c, matchId);
+      if (me.legalMoves.length > 0) {
+        const mv = me.legalMoves[Math.floor(rnd() * me.legalMoves.length)];
+        await c.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', { i: { matchId, tile: mv.tile, end: mv.end } });
+      } else await c.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: { matchId } });
+    }
+    const stored = await prisma.match.findUniqueOrThrow({ where: { id: matchId } });
+    await Promise.all(subs.map((s) => s.sub.until((r) => r.at(-1)?.seq === stored.lastEventSeq)));
+
+    let hiddenDraws = 0;
+    for (const { view, seat, doc, sub } of subs) {
+      expect(sub.errors).toEqual([]);
+      expect(sub.received.map((e) => e.seq)).toEqual(Array.from({ length: stored.lastEventSeq }, (_, k) => k + 1));
+      for (const e of sub.received) {
+        // The view: their own seat, their own hand (or none), never another seat's draw.
+        expect({ view, mySeat: e.match.mySeat }).toEqual({ view, mySeat: seat });
+        if (seat === null) expect(e.match.myHand).toBeNull();
+        if (e.move?.type === 'DRAW' && e.move.seat !== seat) {
+          expect({ view, seq: e.seq, tile: e.move.tile }).toEqual({ view, seq: e.seq, tile: null });
+          hiddenDraws++;
+        }
+        for (const m of e.match.currentRound?.moves ?? []) if (m.type === 'DRAW' && m.seat !== seat) expect(m.tile).toBeNull();
+        // The selection: exactly the fields its document asked for.
+        if (doc === 'A') {
+          expect(keys(e)).toEqual(['match', 'move', 'seq', 'type']);
+          expect(keys(e.match)).toEqual(['myHand', 'mySeat', 'version']);
+        } else {
+          expect(keys(e)).toEqual(['kind', 'match', 'move', 'seq']);
+          expect(keys(e.match)).toEqual(['currentRound', 'myHand', 'mySeat', 'seats', 'turn']);
+          if (e.move) expect(keys(e.move)).toEqual(['end', 'seat', 'seq', 'tile', 'type']);
+        }
+      }
+    }
+    expect(hiddenDraws).toBeGreaterThan(0);
+
+    // Same view and document: the same events (each event's match is the match as of its batch's
+    // read, which two subscribers may make at different moments: compared at the last event only).
+    for (const [view] of views) {
+      const [a1, a2] = subs.filter((s) => s.view === view && s.doc === 'A');
+      const events = (s: typeof a1) => s.sub.received.map(({ seq, type, move }) => ({ seq, type, move }));
+      expect(events(a2)).toEqual(events(a1));
+      expect(a2.sub.received.at(-1)).toEqual(a1.sub.received.at(-1));
+    }
+    // Seats' hands as stored, and never overlapping.
+    const state = stored.state as unknown as MatchState;
+    if (state.status === 'IN_PROGRESS' && state.round.status === 'IN_PROGRESS') {
+      for (const [seat] of bySeat) {
+        const last = subs.find((s) => s.seat === seat && s.doc === 'B')!.sub.received.at(-1)!;
+        expect(last.match.myHand!.map(tileKey).sort()).toEqual(state.round.hands[seat].map(tileKey).sort());
+      }
+    }
+    const lastHands = [...bySeat.keys()].map(
+      (seat) =>
+        new Set(
+          subs
+            .find((s) => s.seat === seat)!
+            .sub.received.at(-1)!
+            .match.myHand!.map(tileKey),
+        ),
+    );
+    for (const [i, a] of lastHands.entries()) for (const b of lastHands.slice(i + 1)) expect([...a].filter((t) => b.has(t))).toEqual([]);
+
+    await Promise.all(subs.map((s) => s.sub.close()));
+  });
+});
