@@ -38,7 +38,7 @@ export class ViewPayloads {
   private matchFor(record: LoadedMatch, viewer: Player | null): Match {
     const seat = seatOf(record, viewer?.id ?? null) ?? -1;
     let views = this.matches.get(record);
-    if (!views) this.matches.set(record, (views = new Map()));
+    if (!views) this.matches.set(record, (views = new Map<number, Match>()));
     let match = views.get(seat);
     if (!match) views.set(seat, (match = matchModel(record, viewer)));
     return match;
