@@ -1,5 +1,6 @@
-import { ApiError } from '../../common/api-error.js';
 import { UUID } from '../../common/ids.js';
+import { notACursor } from '../../common/pagination.js';
+import { dateInRange } from '../../common/validate.js';
 import type { ToMoveKey } from './clock.repository.js';
 
 /*
@@ -14,8 +15,7 @@ export function encodeToMoveCursor(key: ToMoveKey): string {
 export function decodeToMoveCursor(cursor: string): ToMoveKey {
   const [at, id, ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
   const deadline = at === '-' ? null : new Date(at ?? '');
-  if (!id || rest.length > 0 || !UUID.test(id) || (deadline !== null && Number.isNaN(deadline.getTime()))) {
-    throw new ApiError('BAD_USER_INPUT', 'after is not a cursor this API gave');
-  }
-  return { deadline, id };
+  if (!id || rest.length > 0 || !UUID.test(id) || (deadline !== null && Number.isNaN(deadline.getTime()))) throw notACursor();
+  // A date PostgreSQL cannot hold (year 0, beyond 275760) is refused here, not by the database.
+  return { deadline: deadline === null ? null : dateInRange(deadline, 'after'), id };
 }
