@@ -48,6 +48,20 @@ describe('DueWorkSweeper', () => {
     expect(log.maxConcurrentClaims).toBe(1); // sweeps never overlap
   });
 
+  it('sweeps the kinds side by side: a slow kind does not hold up another', async () => {
+    const s = sweeper({});
+    const slow = kindWith(1, 1_000);
+    const quick = kindWith(3, 1);
+    s.register(slow.kind);
+    s.register(quick.kind);
+    s.onApplicationBootstrap();
+    for (let i = 0; i < 300 && quick.log.finished < 3; i++) await sleep(5);
+    // The quick kind's items ran while the slow kind's one item was still running.
+    expect({ quick: quick.log.finished, slow: slow.log.finished }).toEqual({ quick: 3, slow: 0 });
+    await s.onModuleDestroy();
+    expect(slow.log.finished).toBe(1);
+  });
+
   it('on shutdown claims nothing more and waits for the work in flight', async () => {
     const s = sweeper({});
     const { kind, log } = kindWith(3, 200);

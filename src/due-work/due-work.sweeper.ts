@@ -5,8 +5,9 @@ import type { DueWorkKind } from './due-work-kind.js';
 
 /**
  * Every instance runs one sweeper: at boot and every SWEEP_INTERVAL_MS it claims up to
- * SWEEP_BATCH_SIZE due items of each registered kind and runs them. Sweeps never overlap; a full
- * batch sweeps again at once, so a backlog (after a crash) drains without waiting for the timer.
+ * SWEEP_BATCH_SIZE due items of each registered kind and runs them, the kinds side by side.
+ * Sweeps never overlap; a full batch sweeps again at once, so a backlog (after a crash) drains
+ * without waiting for the timer.
  * On shutdown it stops claiming and lets the work in flight finish.
  */
 @Injectable()
@@ -56,23 +57,35 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     this.timer.unref();
   }
 
-  /** One sweep over every kind; true when some kind had a full batch (more may be due). */
+  /**
+   * One sweep over every kind, the kinds side by side: a slow kind (a webhook receiver taking its
+   * full timeout) must not hold up another (a bot to move, a clock run out). True when some kind
+   * had a full batch (more may be due).
+   */
   private async sweep(): Promise<boolean> {
-    let full = false;
-    for (const kind of this.kinds) {
-      if (this.stopped) break;
-      const claimed = await kind.claim(this.settings.batchSize, this.settings.leaseMs);
-      const keys = claimed.map((item) => {
-        if (typeof item === 'string') return item;
-        this.metrics?.lateness(kind.name, Math.max(0, item.lateMs) / 1000);
-        return item.key;
-      });
-      full ||= keys.length === this.settings.batchSize;
-      const results = await Promise.allSettled(keys.map((key) => kind.run(key)));
-      results.forEach((r, i) => {
-        if (r.status === 'rejected') this.logger.error(`${kind.name} ${keys[i]}: ${r.reason instanceof Error ? r.reason.stack : String(r.reason)}`);
-      });
+    const full = await Promise.all(this.kinds.map((kind) => this.sweepKind(kind)));
+    return full.some(Boolean);
+  }
+
+  private async sweepKind(kind: DueWorkKind): Promise<boolean> {
+    if (this.stopped) return false;
+    let claimed: Awaited<ReturnType<DueWorkKind['claim']>>;
+    try {
+      claimed = await kind.claim(this.settings.batchSize, this.settings.leaseMs);
+    } catch (e) {
+      // The database may be down for a moment: the next sweep tries again.
+      this.logger.warn(`sweep of ${kind.name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return false;
     }
-    return full;
+    const keys = claimed.map((item) => {
+      if (typeof item === 'string') return item;
+      this.metrics?.lateness(kind.name, Math.max(0, item.lateMs) / 1000);
+      return item.key;
+    });
+    const results = await Promise.allSettled(keys.map((key) => kind.run(key)));
+    results.forEach((r, i) => {
+      if (r.status === 'rejected') this.logger.error(`${kind.name} ${keys[i]}: ${r.reason instanceof Error ? r.reason.stack : String(r.reason)}`);
+    });
+    return keys.length === this.settings.batchSize;
   }
 }
