@@ -52,6 +52,12 @@ describe('verifyRecord', () => {
     expect(verifyRecord(rec)).toMatchObject({ ok: true, problems: [] });
   });
 
+  it.each(['RANDOM', 'GREEDY', 'DEFENSIVE', 'EXPERT'])('accepts a seat played by a %s bot', (strategy) => {
+    const rec = playedRecord(8);
+    Object.assign(rec.seats[1], { isBot: true, botStrategy: strategy, player: null });
+    expect(verifyRecord(rec).problems).toEqual([]);
+  });
+
   it('accepts a match cut short by a resignation, its last round unfinished', () => {
     const rec = playedRecord(6, 30);
     expect(rec.ending).toBe('RESIGNED');

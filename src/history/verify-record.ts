@@ -18,6 +18,7 @@ import {
   type MoveRecord,
   type Tile,
 } from '../domain/index.js';
+import { BotStrategy } from '../matches/models/enums.js';
 import { RECORD_FORMAT, RECORD_VERSION } from './record-format.js';
 import type { MatchRecordV2 } from './record-format-v2.js';
 
@@ -57,7 +58,7 @@ function check(rec: MatchRecordV2): Verdict {
   seeds.forEach((s, i) => isClientSeed(s) || problems.push(`seat ${i}: client seed ${json(s)} is not 1–64 printable ASCII characters without "|"`));
   // Version 2 spells a bot's strategy as GraphQL's BotStrategy (version 1 had it in lower case).
   rec.seats.forEach((s, i) => {
-    const want: (string | null)[] = s.isBot ? ['GREEDY', 'RANDOM'] : [null];
+    const want: (string | null)[] = s.isBot ? Object.values(BotStrategy) : [null];
     if (!want.includes(s.botStrategy))
       problems.push(`seat ${i}: botStrategy ${json(s.botStrategy)}, expected ${want.map((w) => json(w)).join(' or ')}`);
   });
