@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { StatsWriter } from './stats/stats.writer.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
+import { CommitContributions } from './commit-contributions.js';
 import { PlayersModule } from '../players/players.module.js';
 import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
@@ -26,7 +26,7 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
   imports: [PlayersModule, RealtimeModule],
   providers: [
     StatsWriter,
-    WebhookOutbox,
+    CommitContributions,
     MatchCache,
     MatchesRepository,
     CommandRunner,
@@ -49,6 +49,6 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     SeatClockResolver,
     ToMoveResolver,
   ],
-  exports: [MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
+  exports: [CommitContributions, MatchesService, MatchesRepository, MatchCache, BotsService, RoundsService],
 })
 export class MatchesModule {}

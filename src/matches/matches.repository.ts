@@ -3,9 +3,9 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { DueItem } from '../due-work/due-work-kind.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { StatsWriter } from './stats/stats.writer.js';
-import { WebhookOutbox } from '../webhooks/webhook-outbox.js';
 import type { MoveRecord, Rules, RoundResult, RoundState } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
+import { CommitContributions } from './commit-contributions.js';
 import { commitStatement } from './commit-statement.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { loadedMatch, MATCH_COLUMNS, type MatchRow } from './match-row.js';
@@ -59,7 +59,7 @@ export class MatchesRepository {
   constructor(
     private readonly prisma: PrismaService,
     private readonly stats: StatsWriter,
-    private readonly outbox: WebhookOutbox,
+    private readonly contributions: CommitContributions,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.botGraceSeconds = config.sweep.graceMs / 1000;
@@ -182,8 +182,8 @@ export class MatchesRepository {
   private async commitWith(query: Query, c: Commit, seats: readonly (string | null)[]): Promise<CommitResult> {
     const events: StoredEvent[] = c.events.map((e, i) => ({ ...e, seq: c.lastEventSeq + 1 + i }));
     try {
-      // History index, player stats and webhook messages (the outbox) move with the commit, never apart from it.
-      const contributed = (guard: Prisma.Sql) => [...this.stats.ctes(c, seats, guard), ...this.outbox.ctes(c, seats, guard)];
+      // History index, player stats and other modules' writes (the webhook outbox) move with the commit, never apart from it.
+      const contributed = (guard: Prisma.Sql) => [...this.stats.ctes(c, seats, guard), ...this.contributions.ctes(c, seats, guard)];
       const statement = commitStatement(c, events, this.botGraceSeconds, contributed, this.openMatchTtlSeconds);
       const rows = await query<{ version: number }>(statement);
       if (rows.length === 0) throw new VersionConflict();

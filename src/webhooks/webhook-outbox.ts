@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Prisma } from '../../generated/prisma/client.js';
+import { CommitContributions, type CommitContributor } from '../matches/commit-contributions.js';
 import type { Commit } from '../matches/loaded-match.js';
 import { webhookBody, webhookEventsOf } from './webhook-events.js';
 
@@ -11,7 +12,11 @@ import { webhookBody, webhookEventsOf } from './webhook-events.js';
  * not. A crash after the commit loses nothing: the rows are due at once, for any instance.
  */
 @Injectable()
-export class WebhookOutbox {
+export class WebhookOutbox implements CommitContributor {
+  constructor(contributions: CommitContributions) {
+    contributions.register(this);
+  }
+
   /**
    * @param seats who sits in each seat once the commit holds (null: a bot or a free seat)
    * @param guard a condition that holds only when the commit's compare-and-set did

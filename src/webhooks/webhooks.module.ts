@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { MatchesModule } from '../matches/matches.module.js';
+import { WebhookOutbox } from './webhook-outbox.js';
 import { WebhookDeliveryKind } from './webhook-delivery.kind.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { WebhooksResolver } from './webhooks.resolver.js';
@@ -6,7 +8,8 @@ import { WebhooksService } from './webhooks.service.js';
 
 /**
  * Webhooks: players' endpoints and the delivery of the outbox. The outbox rows themselves are
- * written by the match commit (WebhookOutbox, provided to MatchesModule).
+ * written by the match commit: WebhookOutbox registers its CTE with the commit statement's
+ * contributions when the module starts.
  */
-@Module({ providers: [WebhooksRepository, WebhooksService, WebhooksResolver, WebhookDeliveryKind] })
+@Module({ imports: [MatchesModule], providers: [WebhookOutbox, WebhooksRepository, WebhooksService, WebhooksResolver, WebhookDeliveryKind] })
 export class WebhooksModule {}
