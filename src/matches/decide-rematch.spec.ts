@@ -1,28 +1,10 @@
-import { ApiError } from '../common/api-error.js';
-import type { Decision } from './command-runner.js';
 import { decideExpiry, decideRematch, decideRematchSeat, rematchOffered } from './decide-rematch.js';
 import { decideJoin, seatPlayer } from './decide-seating.js';
 import type { LoadedMatch } from './loaded-match.js';
 import { newMatchFrom, newInviteCode, normalizeInviteCode, settingsOf } from './match-settings.js';
 import { rematchLeaderSeat, winningScorer } from './r24-leader.js';
 import { MATCH_ID, NO_MATCHMAKING, startedMatch, waitingMatch } from './spec/loaded-matches.js';
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-  throw new Error('no error');
-}
-
-function commitOf(d: Decision) {
-  if (!('commit' in d)) throw new Error('expected a commit');
-  return d.commit;
-}
-
-const joiner = (playerId: string) => ({ playerId, clientSeed: 'mine', maxWaiting: 10 });
+import { codeOf, commitOf, joiner } from './spec/decisions.js';
 
 /** A FINISHED match of `players`, won by the score of `winningSeat`. */
 function finished(players: string[], winningSeat: number | null, extra: Partial<LoadedMatch> = {}): LoadedMatch {

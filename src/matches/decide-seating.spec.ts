@@ -1,24 +1,6 @@
-import { ApiError } from '../common/api-error.js';
 import { decideClientSeed, decideJoin, decideLeave } from './decide-seating.js';
-import type { Decision } from './command-runner.js';
 import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-  throw new Error('no error');
-}
-
-function commitOf(d: Decision) {
-  if (!('commit' in d)) throw new Error('expected a commit');
-  return d.commit;
-}
-
-const joiner = (playerId: string) => ({ playerId, clientSeed: 'mine', maxWaiting: 10 });
+import { codeOf, commitOf, joiner } from './spec/decisions.js';
 
 describe('decideJoin', () => {
   it('seats the player in the first free human seat and keeps the match WAITING, under the cap', () => {

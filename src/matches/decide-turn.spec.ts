@@ -1,23 +1,8 @@
 import { ApiError } from '../common/api-error.js';
 import { legalMoves, type Action } from '../domain/index.js';
-import type { Decision } from './command-runner.js';
 import { decideResign, decideServerMove, decideTurn, type TurnCommand } from './decide-turn.js';
 import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-  throw new Error('no error');
-}
-
-function commitOf(d: Decision) {
-  if (!('commit' in d)) throw new Error('expected a commit');
-  return d.commit;
-}
+import { codeOf, commitOf } from './spec/decisions.js';
 
 const draw = (seat: number): Action => ({ type: 'DRAW', seat });
 
