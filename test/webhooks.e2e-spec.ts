@@ -17,7 +17,7 @@ import {
 } from './support/webhooks.js';
 
 /** What a message's data may hold: public match facts only, never a tile. */
-const DATA_KEYS = ['matchId', 'matchVersion', 'seat', 'round', 'winnerTeam', 'won'];
+const DATA_KEYS = ['matchId', 'matchVersion', 'seat', 'round', 'winnerTeam', 'won', 'deadline', 'timedOutSeat'];
 const M_RESIGN = `mutation($id: ID!) { resignMatch(matchId: $id) { version status } }`;
 const M_PLAY = `mutation($input: PlayTileInput!) { playTile(input: $input) { version turn } }`;
 const M_DRAW = `mutation($input: TurnInput!) { drawTile(input: $input) { version turn } }`;
@@ -43,7 +43,12 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05', SWEEP_INTERVAL_MS: '50' });
+    app = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05',
+      SWEEP_INTERVAL_MS: '50',
+      CLOCK_MIN_SECONDS: '1',
+    });
   });
   afterAll(async () => {
     await app.close();
@@ -98,15 +103,61 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
         expect(r.headers['content-type']).toBe('application/json');
       }
     }
-    // DEADLINE_SOON and TIMED_OUT are accepted and (until correspondence clocks) never sent.
-    expect(receiver.received.some((r) => /DEADLINE_SOON|TIMED_OUT/.test(r.body))).toBe(false);
-    // The delivery log has each message, delivered at the first attempt.
-    const log = await deliveries(p1, w1.id);
+    // A match without a clock never sends DEADLINE_SOON or TIMED_OUT.
+    expect(
+      receiver
+        .at(mover.path)
+        .concat(receiver.at(other.path))
+        .some((r) => /DEADLINE_SOON|TIMED_OUT/.test(r.body)),
+    ).toBe(false);
+    // The delivery log has each message, delivered at the first attempt (the attempt is recorded
+    // just after the receiver answered: wait for it).
+    const log = await eventually(
+      () => deliveries(p1, w1.id),
+      (l) => l.length === 3 && l.every((d) => d.status === 'DELIVERED'),
+      'the delivery log',
+    );
     expect(log).toHaveLength(3);
     for (const d of log) expect(d).toMatchObject({ status: 'DELIVERED', attempts: [{ statusCode: 200, error: null }] });
     expect(log.map((d) => d.createdAt)).toEqual([...log.map((d) => d.createdAt)].sort().reverse());
   });
 
+  it('sends DEADLINE_SOON to the player whose time runs and TIMED_OUT to every player, signed', async () => {
+    const [p1, p2] = [await app.player('carol'), await app.player('dave')];
+    const secrets = new Map([
+      ['/carol', (await createWebhook(p1, `${receiver.url}/carol`)).secret],
+      ['/dave', (await createWebhook(p2, `${receiver.url}/dave`)).secret],
+    ]);
+    const clock = { kind: 'PER_MOVE', moveSeconds: 1, onTimeout: 'FORFEIT' };
+    const created = (await p1.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, clock } })).createMatch;
+    const joined = (await p2.request<{ joinMatch: MatchT }>(M_JOIN, { id: created.id })).joinMatch;
+    const [moverPath, otherPath] = joined.turn === 0 ? ['/carol', '/dave'] : ['/dave', '/carol'];
+    const typesAt = (path: string) => receiver.at(path).map((r) => verified(secrets.get(path)!, r));
+    // Nobody moves: 80 % of the turn, then the timeout, and the mover's side forfeits.
+    await eventually(
+      () => typesAt(otherPath).map((m) => m.type),
+      (t) => t.includes('TIMED_OUT') && t.includes('MATCH_FINISHED'),
+      'TIMED_OUT to the other player',
+    );
+    const mover = await eventually(
+      () => typesAt(moverPath),
+      (m) => ['DEADLINE_SOON', 'TIMED_OUT', 'MATCH_FINISHED'].every((t) => m.some((x) => x.type === t)),
+      'DEADLINE_SOON and TIMED_OUT to the mover',
+    );
+    const soon = mover.find((m) => m.type === 'DEADLINE_SOON')!;
+    expect(soon.data).toMatchObject({ matchId: created.id, seat: joined.turn });
+    expect(new Date(soon.data.deadline as string).getTime()).toBeGreaterThan(new Date(soon.timestamp).getTime());
+    for (const path of [moverPath, otherPath]) {
+      const timedOut = typesAt(path).find((m) => m.type === 'TIMED_OUT')!;
+      expect(timedOut.data).toMatchObject({
+        matchId: created.id,
+        timedOutSeat: joined.turn,
+        seat: path === moverPath ? joined.turn : 1 - joined.turn!,
+      });
+    }
+    // Only the player whose time ran gets the reminder.
+    expect(typesAt(otherPath).some((m) => m.type === 'DEADLINE_SOON')).toBe(false);
+  });
   it('retries a receiver that fails twice: the third attempt delivers, with the same webhook-id', async () => {
     const p = await app.player('carol');
     receiver.answer = (r, nth) =>

@@ -17,10 +17,7 @@ export interface WebhookEventFor {
 /** Maps a commit to the events it causes; a source of events for another kind of commit adds one. */
 export type WebhookEventSource = (c: Commit, seats: readonly (string | null)[]) => WebhookEventFor[];
 
-/**
- * TURN (a commit began this human's turn), MATCH_STARTED and MATCH_FINISHED (every human seated).
- * DEADLINE_SOON and TIMED_OUT come with correspondence clocks: they add their own source.
- */
+/** TURN (a commit began this human's turn), MATCH_STARTED and MATCH_FINISHED (every human seated). */
 export const matchEvents: WebhookEventSource = (c, seats) => {
   const matchVersion = c.expectedVersion + 1;
   const base = (playerId: string) => ({ matchId: c.matchId, matchVersion, seat: seats.indexOf(playerId) });
@@ -37,8 +34,32 @@ export const matchEvents: WebhookEventSource = (c, seats) => {
   return out;
 };
 
+/**
+ * The clock's events (docs/clocks.md), from the stored events of the commit. DEADLINE_SOON goes to
+ * the player whose time runs, with the deadline: the reminder. TIMED_OUT goes to every human seated,
+ * naming the seat that ran out (`timedOutSeat`): its player learns the server moved or forfeited
+ * for them, the others why the match moved on without that player.
+ */
+export const clockEvents: WebhookEventSource = (c, seats) => {
+  const matchVersion = c.expectedVersion + 1;
+  const out: WebhookEventFor[] = [];
+  for (const e of c.events) {
+    if (e.seat === null || e.seat === undefined) continue;
+    if (e.type === 'DEADLINE_SOON') {
+      const player = seats[e.seat];
+      const deadline = c.clock?.deadlineAt?.toISOString() ?? null;
+      if (player) out.push({ playerId: player, type: 'DEADLINE_SOON', data: { matchId: c.matchId, matchVersion, seat: e.seat, deadline } });
+    } else if (e.type === 'TIMED_OUT') {
+      seats.forEach((player, seat) => {
+        if (player) out.push({ playerId: player, type: 'TIMED_OUT', data: { matchId: c.matchId, matchVersion, seat, timedOutSeat: e.seat } });
+      });
+    }
+  }
+  return out;
+};
+
 /** Every source of webhook events a commit is checked against. */
-export const WEBHOOK_EVENT_SOURCES: WebhookEventSource[] = [matchEvents];
+export const WEBHOOK_EVENT_SOURCES: WebhookEventSource[] = [matchEvents, clockEvents];
 
 /** The events of a commit from every source. */
 export function webhookEventsOf(c: Commit, seats: readonly (string | null)[]): WebhookEventFor[] {
