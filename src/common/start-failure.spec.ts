@@ -14,7 +14,7 @@ describe('reasonOf: one line for any start-up failure', () => {
       /^port 3000 is already in use \(set PORT\)$/,
     ],
     ['a multi-line message', new Error('first\n    second'), /^first second$/],
-    ['an object without a message', { code: 42 }, /^\[object Object\]$/],
+    ['an object without a message: its JSON, not [object Object]', { code: 42 }, /^\{"code":42\}$/],
   ])('%s', (_, thrown, expected) => {
     const reason = reasonOf(thrown);
     expect(reason).toMatch(expected);
