@@ -13,7 +13,7 @@ import { DueWorkModule } from './due-work/due-work.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
-import { graphqlWsLimitOptions } from './limits/graphql-ws-options.js';
+import { graphqlWsLimitOptions } from './graphql/graphql-ws-options.js';
 import { LimitsModule } from './limits/limits.module.js';
 import { QueryLimits } from './limits/query-limits.js';
 import { WsConnections } from './limits/ws-connections.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { limitsEnvSchema, limitsFrom, type Limits } from '../limits/limits.config.js';
+import { limitsEnvSchema, limitsFrom, type Limits } from './limits.config.js';
 import { DEFAULT_SEARCH_NODES } from '../domain/bots/expert.js';
-import { webhooksEnvSchema, webhooksFrom, type WebhooksConfig } from '../webhooks/webhooks.config.js';
+import { webhooksEnvSchema, webhooksFrom, type WebhooksConfig } from './webhooks.config.js';
 
 /**
  * The service's whole configuration, read from the environment once at boot. Every bad key is

@@ -2,7 +2,7 @@ import { Args, ID, Int, Query, Resolver } from '@nestjs/graphql';
 import { CurrentPlayer } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { MatchStatus } from '../matches/models/enums.js';
-import { MatchConnection } from './history.models.js';
+import { MatchConnection } from '../matches/models/match-connection.model.js';
 import { HistoryService } from './history.service.js';
 
 @Resolver()

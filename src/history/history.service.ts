@@ -6,7 +6,7 @@ import { matchModel } from '../matches/match-view.js';
 import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { Player } from '../players/models/player.model.js';
 import { HistoryRepository } from './history.repository.js';
-import type { MatchConnection } from './history.models.js';
+import type { MatchConnection } from '../matches/models/match-connection.model.js';
 
 @Injectable()
 export class HistoryService {

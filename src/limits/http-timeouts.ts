@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions } from 'fastify';
-import type { Limits } from './limits.config.js';
+import type { Limits } from '../config/limits.config.js';
 
 /**
  * Fastify's (and Node's) HTTP timeouts. A client has HTTP_REQUEST_TIMEOUT_MS to send a whole

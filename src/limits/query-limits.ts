@@ -14,7 +14,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { Limits } from './limits.config.js';
+import type { Limits } from '../config/limits.config.js';
 import { queryCostError } from './query-cost.js';
 
 /**

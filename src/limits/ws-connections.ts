@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { Limits } from './limits.config.js';
+import type { Limits } from '../config/limits.config.js';
 
 /**
  * Close codes of the graphql-ws connection set by these limits (the README lists them with the

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { Logger, type INestApplication } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { Limits } from './limits.config.js';
+import type { Limits } from '../config/limits.config.js';
 import { WsConnections } from './ws-connections.js';
 
 /**

@@ -1,6 +1,6 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { MatchConnection } from '../history/history.models.js';
+import { MatchConnection } from './models/match-connection.model.js';
 import { AuthGuard, CurrentPlayer } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';

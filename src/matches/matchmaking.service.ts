@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/api-error.js';
 import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
-import type { MatchConnection } from '../history/history.models.js';
+import type { MatchConnection } from './models/match-connection.model.js';
 import type { Player } from '../players/models/player.model.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideRematch, decideRematchSeat, rematchOffered } from './decide-rematch.js';

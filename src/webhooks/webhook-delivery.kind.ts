@@ -7,7 +7,7 @@ import { nextStep } from './retry-policy.js';
 import type { DueMessage } from './webhook-records.js';
 import { WebhookSender } from './webhook-sender.js';
 import { activeSecrets, signedHeaders } from './webhook-signer.js';
-import type { WebhooksConfig } from './webhooks.config.js';
+import type { WebhooksConfig } from '../config/webhooks.config.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 
 /** Old messages are pruned at most this often, by whichever instance sweeps. */

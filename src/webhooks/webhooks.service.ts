@@ -14,7 +14,7 @@ import {
   WebhookDeliveryStatus,
   type WebhookWithSecret,
 } from './webhooks.models.js';
-import type { WebhooksConfig } from './webhooks.config.js';
+import type { WebhooksConfig } from '../config/webhooks.config.js';
 import { WebhooksRepository } from './webhooks.repository.js';
 import { urlProblem } from './ssrf-guard.js';
 

@@ -1,7 +1,7 @@
 import { Inject, UseGuards } from '@nestjs/common';
 import { Args, Float, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { pageSize } from '../../common/pagination.js';
-import { MatchConnection } from '../../history/history.models.js';
+import { MatchConnection } from '../models/match-connection.model.js';
 import { AuthGuard, CurrentPlayer } from '../../players/auth.js';
 import { Player } from '../../players/models/player.model.js';
 import { matchModel } from '../match-view.js';

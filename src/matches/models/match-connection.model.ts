@@ -1,6 +1,6 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { PageInfo } from '../common/pagination.js';
-import { Match } from '../matches/models/match.model.js';
+import { PageInfo } from '../../common/pagination.js';
+import { Match } from './match.model.js';
 
 @ObjectType({ description: 'A match in a list, with its cursor.' })
 export class MatchEdge {

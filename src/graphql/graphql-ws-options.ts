@@ -1,11 +1,11 @@
 import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import type { Context as WsContext, ServerOptions } from 'graphql-ws';
 import type { WebSocket } from 'ws';
-import { OperationCache } from '../subscriptions/operation-cache.js';
+import { OperationCache } from '../limits/operation-cache.js';
 import { subscribeShared } from '../subscriptions/shared-execution.js';
-import type { Limits } from './limits.config.js';
-import type { QueryLimits } from './query-limits.js';
-import type { WsConnections } from './ws-connections.js';
+import type { Limits } from '../config/limits.config.js';
+import type { QueryLimits } from '../limits/query-limits.js';
+import type { WsConnections } from '../limits/ws-connections.js';
 
 type Ctx = WsContext<Record<string, unknown> | undefined, unknown>;
 
