@@ -42,10 +42,13 @@ export class SocketSessions implements OnApplicationShutdown {
   /** Closes every socket whose token no longer names a player. */
   async recheck(): Promise<void> {
     if (this.sockets.size === 0) return;
-    const digests = [...new Set([...this.sockets.values()].map((s) => s.digest))];
+    // Judge only the sockets whose tokens were asked about: one that connects while the query
+    // runs (a slow database) carries a token the answer knows nothing of, and is not stale.
+    const checked = [...this.sockets];
+    const digests = [...new Set(checked.map(([, s]) => s.digest))];
     const rows = await this.prisma.$queryRaw<{ tokenHash: string }[]>`SELECT "tokenHash" FROM "Player" WHERE "tokenHash" = ANY(${digests}::text[])`;
     const valid = new Set(rows.map((r) => r.tokenHash));
-    for (const [socket, s] of this.sockets) if (!valid.has(s.digest)) this.close(socket);
+    for (const [socket, s] of checked) if (this.sockets.has(socket) && !valid.has(s.digest)) this.close(socket);
   }
 
   private close(socket: WebSocket): void {
