@@ -45,7 +45,7 @@ describe('timeouts', () => {
     expect(await app.anon.request('{ __typename }')).toEqual({ __typename: 'Query' });
     const answers = await Promise.all(slow.map((s) => s.closed));
     // Node answers 408 to a request that did not arrive in time (headers or body alike).
-    expect(answers.every((a) => a === '' || a.startsWith('HTTP/1.1 408'))).toBe(true);
+    expect(answers.filter((a) => a !== '' && !a.startsWith('HTTP/1.1 408')).map((a) => a.slice(0, 200))).toEqual([]);
     expect(await app.anon.request('{ __typename }')).toEqual({ __typename: 'Query' });
   });
 
