@@ -10,8 +10,13 @@ function trickle(url: string, head: string, everyMs: number): { closed: Promise<
   let answer = '';
   socket.setEncoding('utf8');
   socket.on('data', (d: string) => (answer += d));
-  socket.on('connect', () => socket.write(head));
-  const timer = setInterval(() => socket.writable && socket.write('X'), everyMs);
+  // The trickle starts once connected: a socket is writable before it connects, and on a loaded
+  // machine an 'X' queued then would go out before the head and make the request malformed (400).
+  let timer: NodeJS.Timeout | undefined;
+  socket.on('connect', () => {
+    socket.write(head);
+    timer = setInterval(() => socket.writable && socket.write('X'), everyMs);
+  });
   const closed = new Promise<string>((resolve) => {
     socket.on('close', () => {
       clearInterval(timer);
