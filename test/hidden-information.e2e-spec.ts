@@ -94,7 +94,8 @@ describe('hidden information', () => {
     const a = await app.player('ra');
     const b = await app.player('rb');
     const spectator = await app.player('rs');
-    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 40 } } });
+    // Long enough (several rounds) that the random deals all but surely bring draws while a round is live.
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 100 } } });
     await b.request(M_JOIN, { id: createMatch.id });
     const id = createMatch.id;
     const bySeat = new Map<number, GqlClient>([
