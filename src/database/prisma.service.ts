@@ -6,6 +6,7 @@ import { PrismaClient, type Prisma } from '../../generated/prisma/client.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { DATABASE_URL } from './database.tokens.js';
 import { timePoolWaits } from './pool-waits.js';
+import { PreparedStatements } from './prepared-statements.js';
 
 /**
  * The one Prisma client of the process, over node-postgres (Prisma 7's driver adapter: no query
@@ -24,6 +25,8 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
   private opened = 0;
   private readonly pool: pg.Pool;
   private readonly counting: boolean;
+  /** Every statement of this pool runs prepared: parsed and planned once per connection. */
+  private readonly prepared = new PreparedStatements();
 
   constructor(@Inject(DATABASE_URL) url: string, @Inject(APP_CONFIG) config: AppConfig, @Optional() metrics?: MetricsService) {
     const { acquireTimeoutMs, statementTimeoutMs } = config.limits.db;
@@ -57,7 +60,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
 
   async poolQuery<T>(sql: Prisma.Sql): Promise<T[]> {
     if (this.counting) this.statements++;
-    return (await this.pool.query(sql.text, sql.values)).rows as T[];
+    return (await this.pool.query(this.prepared.query(sql))).rows as T[];
   }
 
   /**
@@ -71,7 +74,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       await client.query('BEGIN');
       const result = await work(async <R>(sql: Prisma.Sql) => {
         if (this.counting) this.statements++;
-        return (await client.query(sql.text, sql.values)).rows as R[];
+        return (await client.query(this.prepared.query(sql))).rows as R[];
       });
       await client.query('COMMIT');
       return result;
@@ -85,7 +88,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
 
   /** A statement of background work (sweeps): on the same pool, never counted as a request's. */
   async background<T>(sql: Prisma.Sql): Promise<T[]> {
-    return (await this.pool.query(sql.text, sql.values)).rows as T[];
+    return (await this.pool.query(this.prepared.query(sql))).rows as T[];
   }
 
   /**

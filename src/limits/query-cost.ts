@@ -1,4 +1,17 @@
-import { GraphQLError, getNamedType, isLeafType, isListType, getNullableType, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  getVariableValues,
+  isLeafType,
+  isListType,
+  visit,
+  BREAK,
+  type DocumentNode,
+  type GraphQLSchema,
+} from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE, MAX_PAGE } from '../common/pagination.js';
 
@@ -54,6 +67,11 @@ function estimator(findings: Findings): ComplexityEstimator {
 /**
  * The cost check of one operation with its variables, the same for HTTP and graphql-ws: null when
  * it may run, else the error to answer with (no resolver has run yet).
+ *
+ * A document whose cost cannot depend on its variables (no variable in a `first` nor in a
+ * directive) is costed once per operation and remembered with the parsed document (documents
+ * are cached by text, so the same text is the same object): every later request with it only
+ * has its variables checked. Clients send the same few documents over and over.
  */
 export function queryCostError(
   schema: GraphQLSchema,
@@ -62,6 +80,77 @@ export function queryCostError(
   operationName: string | null | undefined,
   maxCost: number,
 ): GraphQLError | null {
+  const cacheable = costIgnoresVariables(document);
+  const byOperation = cacheable ? rememberedCosts(document) : null;
+  const remembered = byOperation?.get(operationName ?? '');
+  if (remembered) return variablesError(schema, document, variables, operationName) ?? remembered(maxCost);
+  const outcome = costOf(schema, document, variables, operationName);
+  if (outcome instanceof GraphQLError) return outcome;
+  // A refusal for bad variables is not the document's: only a clean costing is remembered.
+  byOperation?.set(operationName ?? '', outcome);
+  return outcome(maxCost);
+}
+
+/** A costed operation: the refusal (or null) under a given limit. */
+type Costed = (maxCost: number) => GraphQLError | null;
+
+const costs = new WeakMap<DocumentNode, Map<string, Costed>>();
+const variableFree = new WeakMap<DocumentNode, boolean>();
+
+function rememberedCosts(document: DocumentNode): Map<string, Costed> {
+  let byOperation = costs.get(document);
+  if (!byOperation) costs.set(document, (byOperation = new Map()));
+  return byOperation;
+}
+
+/** True when no variable feeds a `first` (a page size) or a directive (@skip/@include): the only inputs of the cost. */
+function costIgnoresVariables(document: DocumentNode): boolean {
+  let free = variableFree.get(document);
+  if (free !== undefined) return free;
+  free = true;
+  const usesVariable = (node: { arguments?: readonly { value: { kind: Kind } }[] }) =>
+    node.arguments?.some((a) => a.value.kind === Kind.VARIABLE) ?? false;
+  visit(document, {
+    Argument(node) {
+      if (node.name.value === 'first' && node.value.kind === Kind.VARIABLE) {
+        free = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+    Directive(node) {
+      if (usesVariable(node)) {
+        free = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  variableFree.set(document, free);
+  return free;
+}
+
+/** The variables checked as getComplexity checks them: the same refusal, as BAD_USER_INPUT. */
+function variablesError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | null | undefined,
+  operationName: string | null | undefined,
+): GraphQLError | null {
+  const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
+  if (definitions.length === 0) return null;
+  const coerced = getVariableValues(schema, definitions, variables ?? {});
+  const last = coerced.errors?.at(-1);
+  // getComplexity throws the last error it found: the same message either way.
+  return last ? new GraphQLError(last.message, { extensions: { code: 'BAD_USER_INPUT' } }) : null;
+}
+
+function costOf(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown> | null | undefined,
+  operationName: string | null | undefined,
+): Costed | GraphQLError {
   const findings: Findings = { badFirst: undefined };
   let cost: number;
   try {
@@ -81,15 +170,17 @@ export function queryCostError(
       });
     // Bad variables: execution would refuse them the same way, with the same message.
     return new GraphQLError(e.message, { extensions: { code: 'BAD_USER_INPUT' } });
-    throw e;
   }
-  if (findings.badFirst !== undefined)
-    return new GraphQLError(`first must be 1 to ${MAX_PAGE} (got ${JSON.stringify(findings.badFirst)})`, {
-      extensions: { code: 'BAD_USER_INPUT', limit: 'first', max: MAX_PAGE },
-    });
-  if (cost > maxCost)
-    return new GraphQLError(`Query cost ${cost} exceeds the limit of ${maxCost} (GRAPHQL_MAX_COST)`, {
-      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST', max: maxCost, cost },
-    });
-  return null;
+  const badFirst = findings.badFirst;
+  return (maxCost) => {
+    if (badFirst !== undefined)
+      return new GraphQLError(`first must be 1 to ${MAX_PAGE} (got ${JSON.stringify(badFirst)})`, {
+        extensions: { code: 'BAD_USER_INPUT', limit: 'first', max: MAX_PAGE },
+      });
+    if (cost > maxCost)
+      return new GraphQLError(`Query cost ${cost} exceeds the limit of ${maxCost} (GRAPHQL_MAX_COST)`, {
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST', max: maxCost, cost },
+      });
+    return null;
+  };
 }
