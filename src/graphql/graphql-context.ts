@@ -34,7 +34,8 @@ export interface TransportDeps {
  * Per-player HTTP budgets are spent here, once per request.
  */
 export function graphqlContext({ players, limits, connections }: TransportDeps) {
-  return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>): Promise<RequestContext> => {
+  // graphql-ws calls it once per operation, with the operation's id.
+  return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>, id?: unknown): Promise<RequestContext> => {
     if (isWs(arg)) {
       const { session, address, socket } = arg.extra;
       return {
@@ -42,7 +43,9 @@ export function graphqlContext({ players, limits, connections }: TransportDeps) 
         tokenHash: session?.tokenHash ?? null,
         address: address ?? 'unknown',
         transport: 'ws',
-        connection: socket ? { fellBehind: () => connections.fellBehind(socket) } : undefined,
+        connection: socket
+          ? { fellBehind: () => connections.fellBehind(socket), ...(typeof id === 'string' ? { sendNext: nextMessageWriter(socket, id) } : {}) }
+          : undefined,
       };
     }
     const req = arg.req ?? arg;
@@ -56,6 +59,23 @@ export function graphqlContext({ players, limits, connections }: TransportDeps) 
       if (e instanceof ApiError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
       throw e;
     }
+  };
+}
+
+/**
+ * Unsent bytes past which a socket gets no direct writes: its values then go through graphql-ws,
+ * which writes one at a time and lets the subscription's bounded queue overflow (closing the
+ * socket) if the peer stops reading.
+ */
+const DIRECT_WRITE_MAX_BUFFERED = 64 * 1024;
+
+/** The `next` message graphql-ws writes (`{"id":…,"type":"next","payload":…}`), around a payload serialized once. */
+function nextMessageWriter(socket: WebSocket, id: string): (payloadJson: string) => boolean {
+  const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  return (payloadJson) => {
+    if (socket.readyState !== socket.OPEN || socket.bufferedAmount > DIRECT_WRITE_MAX_BUFFERED) return false;
+    socket.send(`${head}${payloadJson}}`);
+    return true;
   };
 }
 

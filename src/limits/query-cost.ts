@@ -99,7 +99,7 @@ const variableFree = new WeakMap<DocumentNode, boolean>();
 
 function rememberedCosts(document: DocumentNode): Map<string, Costed> {
   let byOperation = costs.get(document);
-  if (!byOperation) costs.set(document, (byOperation = new Map()));
+  if (!byOperation) costs.set(document, (byOperation = new Map<string, Costed>()));
   return byOperation;
 }
 

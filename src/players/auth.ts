@@ -17,7 +17,15 @@ export interface RequestContext {
   /** which transport carries the operation: HTTP can answer a refusal with its status code, and the fix for a missing token differs (a header, or connection params) */
   transport: 'http' | 'ws';
   /** graphql-ws only: the connection a subscription runs on. */
-  connection?: { fellBehind: () => void };
+  connection?: {
+    fellBehind: () => void;
+    /**
+     * Writes this subscription's `next` message with an already serialized payload, exactly as
+     * graphql-ws would; false when the socket is closing or has too much unsent, to leave the
+     * value to graphql-ws (which paces itself on the socket).
+     */
+    sendNext?: (payloadJson: string) => boolean;
+  };
 }
 
 /** What an anonymous caller of a player-only operation is told, per transport. */

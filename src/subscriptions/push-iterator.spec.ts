@@ -97,4 +97,66 @@ describe('PushIterator with a bounded queue', () => {
     await d;
     expect(drained).toBe(true);
   });
+
+  describe('direct delivery', () => {
+    it('delivers past a waiting reader, and leaves to the reader what it declines or what comes while the reader is busy', async () => {
+      const it = new PushIterator<number>(() => {});
+      const direct: number[] = [];
+      it.direct = (v) => v % 2 === 0 && (direct.push(v), true);
+      it.push(1); // nobody waits: queued
+      expect(await it.next()).toEqual({ value: 1, done: false });
+      const waiting = it.next();
+      it.push(2); // taken directly: the reader keeps waiting
+      it.push(4);
+      it.push(5); // declined: the reader gets it
+      expect(await waiting).toEqual({ value: 5, done: false });
+      it.push(6); // the reader is not waiting (it has not asked again): queued, not direct
+      expect(await it.next()).toEqual({ value: 6, done: false });
+      expect(direct).toEqual([2, 4]);
+    });
+
+    it('keeps the order while a direct delivery decides: what comes meanwhile, and completion, wait behind it', async () => {
+      const it = new PushIterator<number>(() => {});
+      const order: string[] = [];
+      let decide!: (ok: boolean) => void;
+      it.direct = (v) => {
+        if (v === 1)
+          return new Promise<boolean>((resolve) => (decide = resolve)).then((ok) => {
+            if (ok) order.push('direct 1');
+            return ok;
+          });
+        order.push(`direct ${v}`);
+        return true;
+      };
+      const first = it.next();
+      it.push(1);
+      it.push(2);
+      it.complete();
+      decide(false); // declined after all: the reader gets 1 first, then 2 (queued: the reader is busy), then the end
+      const taken: unknown[] = [(await first).value];
+      for (let r = await it.next(); !r.done; r = await it.next()) taken.push(r.value);
+      expect(taken).toEqual([1, 2]);
+      expect(order).toEqual([]);
+    });
+
+    it('delivers in order when a deciding delivery succeeds, then whatever waited behind it', async () => {
+      const it = new PushIterator<number>(() => {});
+      const written: number[] = [];
+      let decide!: (ok: boolean) => void;
+      it.direct = (v) => {
+        if (v === 1) return new Promise<boolean>((resolve) => (decide = resolve)).then((ok) => (ok && written.push(1), ok));
+        written.push(v);
+        return true;
+      };
+      const waiting = it.next();
+      it.push(1);
+      it.push(2);
+      expect(written).toEqual([]);
+      decide(true);
+      await new Promise((r) => setImmediate(r));
+      expect(written).toEqual([1, 2]);
+      it.complete();
+      expect(await waiting).toEqual({ value: undefined, done: true });
+    });
+  });
 });

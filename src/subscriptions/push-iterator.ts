@@ -9,6 +9,16 @@
  * resumes with afterSeq), so a paused reader costs at most that many values.
  */
 export class PushIterator<T> implements AsyncIterableIterator<T> {
+  /**
+   * Set by the transport: delivers a value itself, past the reader, while the reader waits with
+   * nothing queued (everything before it was already handed over). True: delivered; false: the
+   * reader takes it as usual; a promise: that answer once known, and whatever comes meanwhile
+   * (values, completion, failure) waits behind it, so the order never changes.
+   */
+  direct?: (value: T) => boolean | Promise<boolean>;
+  /** A direct delivery still deciding, and what arrived behind it, in order. */
+  private deciding: Promise<void> | null = null;
+  private readonly behind: (() => void)[] = [];
   private readonly queue: T[] = [];
   private drainWaiters: (() => void)[] = [];
   private waiting: { resolve: (r: IteratorResult<T>) => void; reject: (e: unknown) => void } | null = null;
@@ -24,6 +34,33 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   ) {}
 
   push(value: T): void {
+    if (this.done) return;
+    if (this.deciding) {
+      this.behind.push(() => this.push(value));
+      return;
+    }
+    if (this.waiting && this.direct) {
+      const delivered = this.direct(value);
+      if (delivered === true) return;
+      if (delivered !== false) {
+        this.deciding = delivered.then(
+          (ok) => this.decided(ok, value),
+          () => this.decided(false, value),
+        );
+        return;
+      }
+    }
+    this.enqueue(value);
+  }
+
+  /** A direct delivery's answer: the reader takes the value if it was not delivered, then what waited behind it runs. */
+  private decided(delivered: boolean, value: T): void {
+    this.deciding = null;
+    if (!delivered) this.enqueue(value);
+    while (!this.deciding && this.behind.length > 0) this.behind.shift()!();
+  }
+
+  private enqueue(value: T): void {
     if (this.done) return;
     if (this.waiting) {
       const w = this.waiting;
@@ -54,11 +91,19 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
   /** The source has nothing more to send: end the stream once what is queued has been taken. */
   complete(): void {
     if (this.done) return;
+    if (this.deciding) {
+      this.behind.push(() => this.complete());
+      return;
+    }
     this.completing = true;
     if (this.queue.length === 0) this.end();
   }
 
   fail(error: unknown): void {
+    if (this.deciding) {
+      this.behind.push(() => this.fail(error));
+      return;
+    }
     this.failed = error;
     if (this.waiting) {
       const w = this.waiting;
@@ -112,6 +157,7 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
     if (this.done) return;
     this.done = true;
     this.queue.length = 0;
+    this.behind.length = 0;
     this.wakeDrainWaiters();
     if (this.waiting) {
       const w = this.waiting;

@@ -1,4 +1,6 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { RequestContext } from '../players/auth.js';
+import { PushIterator } from './push-iterator.js';
 
 /**
  * graphql-js executes a subscription's selection set once per subscriber and per event, so one
@@ -10,9 +12,17 @@ import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs
  * Sound only because the fields under a shareable payload resolve from the payload alone, never
  * from the subscriber's context: the view (seat or spectator) is already fixed by the payload
  * (match-feed builds one per view). A payload that is not marked runs per subscriber, as before.
+ *
+ * A shared result is also serialized once: while graphql-ws waits for a subscription's next
+ * value (everything before it was written), the value is written to the socket directly, its
+ * `next` message built around that one serialization (see `sendNext` in the graphql context).
+ * graphql-ws would otherwise run a promise chain and a JSON.stringify of the same payload per
+ * socket, which at 10,000 watchers of one match took most of a move's fan-out.
  */
 
 const shareable = new WeakSet<object>();
+/** A shared result's JSON, the payload of every subscriber's `next` message. */
+const serialized = new WeakMap<ExecutionResult, string>();
 const results = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 1;
@@ -67,7 +77,26 @@ function plain(result: ExecutionResult): ExecutionResult {
 export async function subscribeShared(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const stream = await createSourceEventStream(args);
   if (!isAsyncIterable(stream)) return stream;
+  const sendNext = (args.contextValue as RequestContext | undefined)?.connection?.sendNext;
+  if (sendNext && stream instanceof PushIterator) stream.direct = (payload: unknown) => deliverShared(args, payload, sendNext);
   return mapEvents(stream, (payload) => executeEvent(args, payload));
+}
+
+/**
+ * Writes a shareable payload's result to the subscriber's socket itself: true when written,
+ * false to leave the payload to graphql-ws (not shareable, a result with errors, a socket that
+ * is closing or behind).
+ */
+function deliverShared(args: ExecutionArgs, payload: unknown, sendNext: (payloadJson: string) => boolean): boolean | Promise<boolean> {
+  if (typeof payload !== 'object' || payload === null || !shareable.has(payload)) return false;
+  const send = (result: ExecutionResult): boolean => {
+    if (result.errors) return false;
+    let json = serialized.get(result);
+    if (json === undefined) serialized.set(result, (json = JSON.stringify(result)));
+    return sendNext(json);
+  };
+  const result = executeEvent(args, payload);
+  return result instanceof Promise ? result.then(send) : send(result);
 }
 
 function isAsyncIterable(x: unknown): x is AsyncIterable<unknown> {
