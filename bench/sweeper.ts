@@ -96,7 +96,9 @@ async function cloneClocked(db: pg.Client, copies: number): Promise<void> {
         [table],
       )
     ).rows.map((r) => r.c);
-    const select = cols.map((c) => (c === key ? 'x.new' : `t.${q(c)}`)).join(', ');
+    // A match's unique links (its invite code, the match it is a rematch of) stay with the original.
+    const unique = table === 'Match' ? ['inviteCode', 'rematchOfId'] : [];
+    const select = cols.map((c) => (c === key ? 'x.new' : unique.includes(c) ? 'NULL' : `t.${q(c)}`)).join(', ');
     await db.query(`INSERT INTO ${q(table)} (${cols.map(q).join(', ')}) SELECT ${select} FROM ${q(table)} t JOIN clone_map x ON t.${q(key)} = x.old`);
   }
 }
