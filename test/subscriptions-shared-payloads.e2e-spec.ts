@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
 import { Subscriber } from './support/ws.js';
 
 /*
@@ -140,5 +141,38 @@ describe('shared subscription payloads', () => {
     for (const [i, a] of lastHands.entries()) for (const b of lastHands.slice(i + 1)) expect([...a].filter((t) => b.has(t))).toEqual([]);
 
     await Promise.all(subs.map((s) => s.sub.close()));
+  });
+
+  it('a live event written straight to the socket is byte for byte the message graphql-ws would write, and the event a catch-up reads', async () => {
+    const [a, b] = await Promise.all(['direct-a', 'direct-b'].map((n) => app.player(n)));
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    const matchId = createMatch.id;
+    await b.request(M_JOIN, { id: matchId });
+    // Live only: once subscribed, its reader waits, so the next event goes out directly.
+    const live = new RawWs(app.url);
+    await live.ready();
+    live.subscribe('s', DOC_B, { id: matchId });
+    await new Promise((r) => setTimeout(r, 300));
+    const fromA = await viewOf(a, matchId);
+    const mover = fromA.mySeat === fromA.turn ? a : b;
+    const me = await viewOf(mover, matchId);
+    if (me.legalMoves.length > 0)
+      await mover.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', {
+        i: { matchId, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end },
+      });
+    else await mover.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: { matchId } });
+    await live.until(() => live.of('s').length > 0);
+    const seq = (live.of('s')[0].payload as { data: { matchEvents: { seq: number } } }).data.matchEvents.seq;
+    // graphql-ws writes JSON.stringify({ id, type, payload }): the same bytes, key order included.
+    const written = live.raw.find((m) => m.includes('"type":"next"'))!;
+    expect(written).toBe(JSON.stringify({ id: 's', type: 'next', payload: (JSON.parse(written) as { payload: unknown }).payload }));
+    // The same event read back from the table (a catch-up, separately executed): the same message.
+    const caughtUp = new RawWs(app.url);
+    await caughtUp.ready();
+    caughtUp.subscribe('s', DOC_B, { id: matchId, after: seq - 1 });
+    await caughtUp.until(() => caughtUp.of('s').length > 0);
+    expect(caughtUp.raw.find((m) => m.includes('"type":"next"'))).toBe(written);
+    live.terminate();
+    caughtUp.terminate();
   });
 });

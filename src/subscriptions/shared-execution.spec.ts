@@ -1,5 +1,6 @@
 import { buildSchema, parse, type ExecutionArgs } from 'graphql';
-import { executeEvent, shareablePayload } from './shared-execution.js';
+import { PushIterator } from './push-iterator.js';
+import { executeEvent, shareablePayload, subscribeShared } from './shared-execution.js';
 
 describe('executeEvent', () => {
   let calls = 0;
@@ -45,5 +46,45 @@ describe('executeEvent', () => {
     const r1 = await executeEvent(args(small), shareablePayload(rootOf(1)));
     const r2 = await executeEvent(args(small), shareablePayload(rootOf(2)));
     expect([r1, r2]).toEqual([{ data: { ev: { n: 1 } } }, { data: { ev: { n: 2 } } }]);
+  });
+});
+
+describe('subscribeShared', () => {
+  const schema = buildSchema('type Query { x: Int } type Subscription { ev: Ev } type Ev { n: Int }');
+  const document = parse('subscription { ev { n } }');
+
+  /** A subscription over a PushIterator, on a connection whose direct writes land in `written` (refused when `accept` says so). */
+  async function subscription(accept: () => boolean = () => true) {
+    const source = new PushIterator<object>(() => {});
+    const written: string[] = [];
+    const sendNext = (json: string) => accept() && written.push(json) > 0;
+    const stream = await subscribeShared({
+      schema,
+      document,
+      rootValue: { ev: () => source },
+      contextValue: { connection: { fellBehind: () => {}, sendNext } },
+    });
+    if (!('next' in stream)) throw new Error('expected a stream');
+    return { source, written, stream };
+  }
+
+  it('writes a shareable result directly while the reader waits; anything else reaches the reader', async () => {
+    const { source, written, stream } = await subscription();
+    const reading = stream.next();
+    const shared = shareablePayload({ ev: { n: 1 } });
+    source.push(shared);
+    source.push(shared);
+    await new Promise((r) => setImmediate(r));
+    expect(written).toEqual(['{"data":{"ev":{"n":1}}}', '{"data":{"ev":{"n":1}}}']);
+    source.push({ ev: { n: 2 } }); // not shareable: graphql-ws's path
+    expect(await reading).toEqual({ value: { data: { ev: { n: 2 } } }, done: false });
+  });
+
+  it('leaves the value to the reader when the connection refuses a direct write', async () => {
+    const { source, written, stream } = await subscription(() => false);
+    const reading = stream.next();
+    source.push(shareablePayload({ ev: { n: 3 } }));
+    expect(await reading).toEqual({ value: { data: { ev: { n: 3 } } }, done: false });
+    expect(written).toEqual([]);
   });
 });

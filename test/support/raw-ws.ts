@@ -7,6 +7,8 @@ import WebSocket from 'ws';
 export class RawWs {
   readonly ws: WebSocket;
   readonly messages: { id?: string; type: string; payload?: unknown }[] = [];
+  /** Every message as the server wrote it, byte for byte. */
+  readonly raw: string[] = [];
   bytes = 0;
   closeCode: number | null = null;
   closeReason = '';
@@ -29,6 +31,7 @@ export class RawWs {
     );
     this.ws.on('message', (data: Buffer) => {
       this.bytes += data.length;
+      this.raw.push(data.toString());
       this.messages.push(JSON.parse(data.toString()) as RawWs['messages'][number]);
     });
     if (opts.init !== false)
