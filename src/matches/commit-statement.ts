@@ -41,7 +41,7 @@ function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: numb
     UPDATE "Match" SET
       "version" = "version" + 1,
       "status" = ${c.status}::"MatchStatus",
-      "state" = ${c.state === null ? null : JSON.stringify(c.state)}::jsonb,
+      "state" = ${c.state === null ? null : JSON.stringify(c.state)}::json,
       "turn" = ${c.state && c.status === 'IN_PROGRESS' ? c.state.round.turn : null}::int,
       "botDueAt" = CASE WHEN ${c.botToMove ?? false} THEN now() + make_interval(secs => ${botGraceSeconds}::float8) END,${clockColumns(c)}
       "winnerTeam" = ${c.winnerTeam}::int,
