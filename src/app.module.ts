@@ -1,19 +1,19 @@
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { Logger, Module, RequestMethod, type DynamicModule } from '@nestjs/common';
-import { APP_FILTER, ModuleRef } from '@nestjs/core';
-import { GraphQLModule, GraphQLSchemaHost } from '@nestjs/graphql';
+import { APP_FILTER } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiErrorFilter } from './graphql/api-error.filter.js';
 import { formatError } from './graphql/format-error.js';
-import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './graphql/graphql-context.js';
+import { graphqlContext, type TransportDeps } from './graphql/graphql-context.js';
+import { GraphqlWsEndpoint } from './graphql/graphql-ws-endpoint.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DueWorkModule } from './due-work/due-work.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
-import { graphqlWsLimitOptions } from './graphql/graphql-ws-options.js';
 import { LimitsModule } from './limits/limits.module.js';
 import { QueryLimits } from './limits/query-limits.js';
 import { WsConnections } from './limits/ws-connections.js';
@@ -74,7 +74,7 @@ export class AppModule {
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
           imports: [PlayersModule, RealtimeModule, LimitsModule],
-          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, ModuleRef, MetricsService],
+          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, MetricsService],
           useFactory: (
             players: PlayersService,
             keepAlive: WsKeepAlive,
@@ -82,7 +82,6 @@ export class AppModule {
             sockets: SocketSessions,
             queries: QueryLimits,
             connections: WsConnections,
-            modules: ModuleRef,
             metrics: MetricsService,
           ) => {
             const transport: TransportDeps = { players, keepAlive, limits, sockets, connections };
@@ -110,16 +109,7 @@ export class AppModule {
               context: graphqlContext(transport),
               // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
               fieldResolverEnhancers: ['filters'],
-              subscriptions: {
-                'graphql-ws': graphqlWsLimitOptions({
-                  limits: config.limits.ws,
-                  queries,
-                  connections,
-                  schema: () => modules.get(GraphQLSchemaHost, { strict: false }).schema,
-                  authenticate: graphqlWsOnConnect(transport),
-                  beforeSubscribe: graphqlWsOnSubscribe(transport),
-                }),
-              },
+              // graphql-ws is served by GraphqlWsEndpoint (src/graphql), not by the driver.
               formatError: formatError(
                 (err) => logger.error(err),
                 queries,
@@ -133,6 +123,7 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: APP_FILTER, useClass: ApiErrorFilter },
+        GraphqlWsEndpoint,
       ],
       exports: [APP_CONFIG, DATABASE_URL],
     };

@@ -11,7 +11,7 @@ import { limitHttpByAddress } from './rate-limits/http-rate-limit.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { InstanceSlot } from './realtime/instance-slot.js';
 import { httpTimeouts } from './limits/http-timeouts.js';
-import { applyWsServerLimits } from './limits/ws-server.js';
+import { GraphqlWsEndpoint } from './graphql/graphql-ws-endpoint.js';
 
 export interface RunningServer {
   app: NestFastifyApplication;
@@ -51,7 +51,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     app.flushLogs();
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).
     await app.init();
-    applyWsServerLimits(app, config.limits.ws);
+    app.get(GraphqlWsEndpoint).listen(app.getHttpServer());
     await app.listen(config.port, config.host);
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;

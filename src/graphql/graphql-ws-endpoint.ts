@@ -1,0 +1,85 @@
+import type { Server } from 'node:http';
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { GraphQLSchemaHost } from '@nestjs/graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { QueryLimits } from '../limits/query-limits.js';
+import { WsConnections } from '../limits/ws-connections.js';
+import { applyWsServerLimits } from '../limits/ws-server.js';
+import { PlayersService } from '../players/players.service.js';
+import { SocketSessions } from '../players/socket-sessions.js';
+import { RateLimits } from '../rate-limits/rate-limits.service.js';
+import { WsKeepAlive } from '../realtime/ws-keepalive.js';
+import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './graphql-context.js';
+import { graphqlWsLimitOptions } from './graphql-ws-options.js';
+
+/** Where graphql-ws is served: the same path as GraphQL over HTTP. */
+export const GRAPHQL_PATH = '/graphql';
+
+/**
+ * The graphql-ws endpoint, on the HTTP server's upgrades to /graphql. It is set up here rather
+ * than by @nestjs/graphql's driver, which offers no say over graphql-ws's keep-alive: every socket
+ * got a ping timer of its own (12 s) on top of WsKeepAlive's one sweep for all of them
+ * (WS_KEEPALIVE_MS), and the WebSocket server could only be bounded through the driver's private
+ * fields. Same options as before: the limits, the shared execution, the one context function.
+ */
+@Injectable()
+export class GraphqlWsEndpoint implements OnModuleDestroy {
+  private disposable: { dispose(): void | Promise<void> } | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly players: PlayersService,
+    private readonly keepAlive: WsKeepAlive,
+    private readonly limits: RateLimits,
+    private readonly sockets: SocketSessions,
+    private readonly queries: QueryLimits,
+    private readonly connections: WsConnections,
+    private readonly modules: ModuleRef,
+  ) {}
+
+  /** Starts answering upgrades on `httpServer` (once the GraphQL schema is built: after app.init()). */
+  listen(httpServer: Server): WebSocketServer {
+    const transport: TransportDeps = {
+      players: this.players,
+      keepAlive: this.keepAlive,
+      limits: this.limits,
+      sockets: this.sockets,
+      connections: this.connections,
+    };
+    const schema = () => this.modules.get(GraphQLSchemaHost, { strict: false }).schema;
+    const wss = new WebSocketServer({ noServer: true, path: GRAPHQL_PATH });
+    this.disposable = useServer(
+      {
+        schema,
+        context: graphqlContext(transport),
+        ...graphqlWsLimitOptions({
+          limits: this.config.limits.ws,
+          queries: this.queries,
+          connections: this.connections,
+          schema,
+          authenticate: graphqlWsOnConnect(transport),
+          beforeSubscribe: graphqlWsOnSubscribe(transport),
+        }),
+      },
+      wss,
+      // No keep-alive of graphql-ws's own: WsKeepAlive pings every socket from one timer.
+      0,
+    );
+    // After useServer: its per-socket error listener is replaced by the limits' quieter one.
+    applyWsServerLimits(wss, this.connections, this.config.limits.ws);
+    httpServer.on('upgrade', (req, socket, head) => {
+      // An upgrade to any other path is dropped instead of left open.
+      if (!req.url?.startsWith(GRAPHQL_PATH)) return void socket.destroy();
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    });
+    return wss;
+  }
+
+  /** Closes every socket (1001, going away) and the server, as the driver did on shutdown. */
+  async onModuleDestroy(): Promise<void> {
+    await this.disposable?.dispose();
+  }
+}
