@@ -9,7 +9,7 @@
  * Prints plain lines and a BENCH_RESULT line.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { REGISTER } from './support/operations.js';
+import { DRAW, PLAY, REGISTER } from './support/operations.js';
 import { benchDatabase, fmt, gql, percentile, startServerProcess } from './support/harness.js';
 import { report } from './support/result.js';
 
@@ -20,8 +20,6 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CREATE = 'mutation { createMatch(input: { seats: 2 }) { id } }';
 const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn } }';
 const MINE = 'query($id: ID!) { match(id: $id) { version legalMoves { tile { high low } end } } }';
-const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { status turn } }';
-const DRAW = 'mutation($i: TurnInput!) { drawTile(input: $i) { status turn } }';
 
 interface Run {
   moves: number;

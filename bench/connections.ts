@@ -12,7 +12,7 @@
  *
  * Prints plain lines and a BENCH_RESULT line; exits 0 whether or not the target is met.
  */
-import { benchDatabase, fmt, metrics, startServerProcess } from './support/harness.js';
+import { benchDatabase, fmt, metrics, startServerProcess, watchdog } from './support/harness.js';
 import { report } from './support/result.js';
 import { Floor, fourSeatMatch, moveAndWait, openWatchers, watchersOf } from './support/watchers.js';
 
@@ -28,12 +28,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const db = await benchDatabase();
   const server = await startServerProcess(db.url, { WS_MAX_SOCKETS_PER_ADDRESS: String(CONNECTIONS + 1_000) });
-  const watchdog = setTimeout(() => {
-    console.error('bench:connections: time limit reached, stopping');
-    server.child.kill('SIGKILL');
-    void db.stop().finally(() => process.exit(1));
-  }, 3_600_000);
-  watchdog.unref();
+  const timer = watchdog('bench:connections', 3_600_000, server, db);
   const floor = await Floor.start();
   try {
     const url = server.url;
@@ -87,7 +82,7 @@ async function main(): Promise<void> {
     floor.stop();
     await server.stop();
     await db.stop();
-    clearTimeout(watchdog);
+    clearTimeout(timer);
   }
   console.log(`done in ${fmt((Date.now() - t0) / 1000, 0)}s`);
 }

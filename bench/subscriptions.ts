@@ -27,7 +27,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { DRAW, PLAY, REGISTER } from './support/operations.js';
-import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
+import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess, watchdog } from './support/harness.js';
 import { report } from './support/result.js';
 import { FLOOR_BYTES, Floor, fourSeatMatch, moveAndWait, openWatchers, watchersOf } from './support/watchers.js';
 
@@ -456,12 +456,7 @@ async function main(): Promise<void> {
   const total = FANOUT.reduce((a, b) => a + b, 0);
   const server = await startServerProcess(db.url, { WS_MAX_SOCKETS_PER_ADDRESS: String(total + 1_000) });
   // Bounded run: if anything hangs, stop the server and database and exit anyway.
-  const watchdog = setTimeout(() => {
-    console.error('bench:subscriptions: time limit reached, stopping');
-    server.child.kill('SIGKILL');
-    void db.stop().finally(() => process.exit(1));
-  }, 900_000);
-  watchdog.unref();
+  const timer = watchdog('bench:subscriptions', 900_000, server, db);
   try {
     console.log(`bench:subscriptions — ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}, server pid ${server.child.pid}`);
     const latency = await latencyPhase(server.url);
@@ -470,7 +465,7 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
     await db.stop();
-    clearTimeout(watchdog);
+    clearTimeout(timer);
   }
   console.log(`done in ${fmt((now() - t0) / 1000, 0)}s`);
 }

@@ -6,7 +6,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
 import { ApiErrorFilter } from './graphql/api-error.filter.js';
 import { formatError } from './graphql/format-error.js';
-import { graphqlContext, type TransportDeps } from './graphql/graphql-context.js';
+import { graphqlContext } from './graphql/graphql-context.js';
 import { GraphqlWsEndpoint } from './graphql/graphql-ws-endpoint.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -23,11 +23,9 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { PlayersModule } from './players/players.module.js';
 import { PlayersService } from './players/players.service.js';
-import { SocketSessions } from './players/socket-sessions.js';
 import { RateLimitsModule } from './rate-limits/rate-limits.module.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { RealtimeModule } from './realtime/realtime.module.js';
-import { WsKeepAlive } from './realtime/ws-keepalive.js';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module.js';
 import { BenchFloorModule } from './bench-floor/bench-floor.module.js';
 import { BoardModule } from './board/board.module.js';
@@ -73,18 +71,9 @@ export class AppModule {
         ...(config.benchFloor ? [BenchFloorModule] : []),
         GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          imports: [PlayersModule, RealtimeModule, LimitsModule],
-          inject: [PlayersService, WsKeepAlive, RateLimits, SocketSessions, QueryLimits, WsConnections, MetricsService],
-          useFactory: (
-            players: PlayersService,
-            keepAlive: WsKeepAlive,
-            limits: RateLimits,
-            sockets: SocketSessions,
-            queries: QueryLimits,
-            connections: WsConnections,
-            metrics: MetricsService,
-          ) => {
-            const transport: TransportDeps = { players, keepAlive, limits, sockets, connections };
+          imports: [PlayersModule, LimitsModule],
+          inject: [PlayersService, RateLimits, QueryLimits, WsConnections, MetricsService],
+          useFactory: (players: PlayersService, limits: RateLimits, queries: QueryLimits, connections: WsConnections, metrics: MetricsService) => {
             return {
               autoSchemaFile: true,
               sortSchema: true,
@@ -106,7 +95,7 @@ export class AppModule {
                 ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : []),
               ],
               includeStacktraceInErrorResponses: false,
-              context: graphqlContext(transport),
+              context: graphqlContext({ players, limits, connections }),
               // Field resolvers (Match.rounds, Round.boardAt, Player.stats) get the same error mapping.
               fieldResolverEnhancers: ['filters'],
               // graphql-ws is served by GraphqlWsEndpoint (src/graphql), not by the driver.

@@ -203,3 +203,17 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/**
+ * Bounds a benchmark's run: if anything hangs past `ms`, the server is killed, the database
+ * stopped and the process exits with 1. Unref'd: it never keeps a finished run alive.
+ */
+export function watchdog(name: string, ms: number, server: ServerProcess, db: BenchDatabase): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    console.error(`${name}: time limit reached, stopping`);
+    server.child.kill('SIGKILL');
+    void db.stop().finally(() => process.exit(1));
+  }, ms);
+  timer.unref();
+  return timer;
+}

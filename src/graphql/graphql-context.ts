@@ -33,7 +33,7 @@ export interface TransportDeps {
  * closes the socket with 4403 and the reason HTTP gives) and remembered on the connection.
  * Per-player HTTP budgets are spent here, once per request.
  */
-export function graphqlContext({ players, limits, connections }: TransportDeps) {
+export function graphqlContext({ players, limits, connections }: Pick<TransportDeps, 'players' | 'limits' | 'connections'>) {
   // graphql-ws calls it once per operation, with the operation's id.
   return async (arg: HttpContextArg | WsContext<Record<string, unknown>, WsExtra>, id?: unknown): Promise<RequestContext> => {
     if (isWs(arg)) {

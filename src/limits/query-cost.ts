@@ -80,8 +80,7 @@ export function queryCostError(
   operationName: string | null | undefined,
   maxCost: number,
 ): GraphQLError | null {
-  const cacheable = costIgnoresVariables(document);
-  const byOperation = cacheable ? rememberedCosts(document) : null;
+  const byOperation = rememberedCosts(document);
   const remembered = byOperation?.get(operationName ?? '');
   if (remembered) return variablesError(schema, document, variables, operationName) ?? remembered(maxCost);
   const outcome = costOf(schema, document, variables, operationName);
@@ -94,40 +93,27 @@ export function queryCostError(
 /** A costed operation: the refusal (or null) under a given limit. */
 type Costed = (maxCost: number) => GraphQLError | null;
 
-const costs = new WeakMap<DocumentNode, Map<string, Costed>>();
-const variableFree = new WeakMap<DocumentNode, boolean>();
+/** Per document: its costings by operation name, or null when its cost depends on its variables. */
+const costs = new WeakMap<DocumentNode, Map<string, Costed> | null>();
 
-function rememberedCosts(document: DocumentNode): Map<string, Costed> {
+function rememberedCosts(document: DocumentNode): Map<string, Costed> | null {
   let byOperation = costs.get(document);
-  if (!byOperation) costs.set(document, (byOperation = new Map<string, Costed>()));
+  if (byOperation === undefined) costs.set(document, (byOperation = costDependsOnVariables(document) ? null : new Map<string, Costed>()));
   return byOperation;
 }
 
-/** True when no variable feeds a `first` (a page size) or a directive (@skip/@include): the only inputs of the cost. */
-function costIgnoresVariables(document: DocumentNode): boolean {
-  let free = variableFree.get(document);
-  if (free !== undefined) return free;
-  free = true;
-  const usesVariable = (node: { arguments?: readonly { value: { kind: Kind } }[] }) =>
-    node.arguments?.some((a) => a.value.kind === Kind.VARIABLE) ?? false;
+/** True when a variable feeds a `first` (a page size) or a directive (@skip/@include): the only inputs of the cost. */
+function costDependsOnVariables(document: DocumentNode): boolean {
+  let depends = false;
   visit(document, {
-    Argument(node) {
-      if (node.name.value === 'first' && node.value.kind === Kind.VARIABLE) {
-        free = false;
-        return BREAK;
-      }
-      return undefined;
-    },
-    Directive(node) {
-      if (usesVariable(node)) {
-        free = false;
-        return BREAK;
-      }
-      return undefined;
+    enter(node) {
+      depends =
+        (node.kind === Kind.ARGUMENT && node.name.value === 'first' && node.value.kind === Kind.VARIABLE) ||
+        (node.kind === Kind.DIRECTIVE && (node.arguments ?? []).some((a) => a.value.kind === Kind.VARIABLE));
+      return depends ? BREAK : undefined;
     },
   });
-  variableFree.set(document, free);
-  return free;
+  return depends;
 }
 
 /** The variables checked as getComplexity checks them: the same refusal, as BAD_USER_INPUT. */

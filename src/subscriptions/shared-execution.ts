@@ -35,6 +35,10 @@ export function shareablePayload<T extends object>(payload: T): T {
   return payload;
 }
 
+function isShareable(payload: unknown): payload is object {
+  return typeof payload === 'object' && payload !== null && shareable.has(payload);
+}
+
 /**
  * The selection's identity. Documents come from the operation cache (one parsed object per text),
  * so the object stands for the text; a document parsed twice only costs a second execution.
@@ -51,7 +55,7 @@ function selectionKey(args: ExecutionArgs): string {
 
 /** One event's result for this subscriber: shared with every subscriber of the same selection when the payload allows it. */
 export function executeEvent(args: ExecutionArgs, payload: unknown): ExecutionResult | Promise<ExecutionResult> {
-  if (typeof payload !== 'object' || payload === null || !shareable.has(payload)) return execute({ ...args, rootValue: payload });
+  if (!isShareable(payload)) return execute({ ...args, rootValue: payload });
   let byKey = results.get(payload);
   if (!byKey) results.set(payload, (byKey = new Map<string, ExecutionResult | Promise<ExecutionResult>>()));
   const key = selectionKey(args);
@@ -88,7 +92,7 @@ export async function subscribeShared(args: ExecutionArgs): Promise<AsyncIterabl
  * is closing or behind).
  */
 function deliverShared(args: ExecutionArgs, payload: unknown, sendNext: (payloadJson: string) => boolean): boolean | Promise<boolean> {
-  if (typeof payload !== 'object' || payload === null || !shareable.has(payload)) return false;
+  if (!isShareable(payload)) return false;
   const send = (result: ExecutionResult): boolean => {
     if (result.errors) return false;
     let json = serialized.get(result);
