@@ -8,6 +8,13 @@ const CATCH_UP = `subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0
   match { version turn rounds { number status moves { seq seat type tile { high low } end points count } } }
 } }`;
 
+/** Every field an event and its move carry, so a live event and its read-back can be compared whole. */
+const EVENT_FIELDS = 'seq type kind seat move { seq round seat type tile { high low } end points count timedOut }';
+const LIVE = `subscription($id: ID!) { matchEvents(matchId: $id) { ${EVENT_FIELDS} } }`;
+const FROM_START = `subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { ${EVENT_FIELDS} } }`;
+const eventsOf = (ws: RawWs, id: string) =>
+  ws.of(id).map((m) => (m.payload as { data: { matchEvents: { seq: number; type: string } } }).data.matchEvents);
+
 describe('matchEvents catch-up', () => {
   let app: TestApp;
   beforeAll(async () => (app = await startTestApp({ METRICS: 'true', METRICS_TOKEN: 'metrics-token-for-the-tests' })));
@@ -31,5 +38,50 @@ describe('matchEvents catch-up', () => {
     expect(new Set(sent.map((e) => e.match.version)).size).toBe(1);
     expect(prisma.statements - before).toBeLessThanOrEqual(4);
     ws.terminate();
+  });
+
+  it('delivers a commit made here from the commit itself: no read, and the same events a catch-up reads back', async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    const prisma = app.server.app.get(PrismaService);
+    // Live watchers: a seat (sees its own draws) and an anonymous spectator (sees no drawn tile).
+    const seat = new RawWs(app.url, { token: a.token });
+    const spectator = new RawWs(app.url);
+    await Promise.all([seat.ready(), spectator.ready()]);
+    seat.subscribe('live', LIVE, { id });
+    spectator.subscribe('live', LIVE, { id });
+    await new Promise((r) => setTimeout(r, 200)); // live only: subscribed before the moves
+
+    const first = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
+    // On until a draw (a hand of 7 against 7 leaves a boneyard of 14: one comes within a few rounds).
+    let statements = 0;
+    let commands = 0;
+    while (commands < 40 || !(await prisma.move.count({ where: { matchId: id, type: 'DRAW' } }))) {
+      const before = prisma.statements;
+      await oneMove(bySeat, id);
+      await new Promise((r) => setTimeout(r, 5)); // the feeds run once the command has answered
+      statements += prisma.statements - before;
+      commands++;
+    }
+    // The views come from the cache and each command is its one commit statement: the two live
+    // feeds read nothing back (reading the events would be one more statement per command).
+    expect(statements).toBe(commands);
+    const last = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
+    await seat.until(() => eventsOf(seat, 'live').at(-1)?.seq === last);
+    await spectator.until(() => eventsOf(spectator, 'live').at(-1)?.seq === last);
+    const reads = prisma.statements;
+
+    for (const ws of [seat, spectator]) {
+      ws.subscribe('replay', FROM_START, { id });
+      await ws.until(() => eventsOf(ws, 'replay').at(-1)?.seq === last);
+      const live = eventsOf(ws, 'live');
+      expect(live.map((e) => e.seq)).toEqual(Array.from({ length: last - first }, (_, i) => first + 1 + i));
+      expect(live).toEqual(eventsOf(ws, 'replay').filter((e) => e.seq > first));
+    }
+    expect(prisma.statements).toBeGreaterThan(reads); // the catch-ups did read the table
+    const drawn = eventsOf(seat, 'live').filter((e) => e.type === 'TILE_DRAWN');
+    expect(drawn.length).toBeGreaterThan(0);
+    seat.terminate();
+    spectator.terminate();
   });
 });

@@ -7,7 +7,7 @@ import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
 import { CLOCK, type Clock } from './clock/clock.js';
 import { clockUpdate } from './clock/clock-commit.js';
 import { COMMIT_LISTENERS, type CommitListener } from './commit-listeners.js';
-import { VersionConflict, type Commit, type LoadedMatch, type StoredEvent } from './loaded-match.js';
+import { VersionConflict, type Commit, type EventWithMove, type LoadedMatch, type StoredEvent } from './loaded-match.js';
 import { MatchCache } from './match-cache.js';
 import { MatchesRepository, type NewMatch } from './matches.repository.js';
 
@@ -86,6 +86,7 @@ export class CommandRunner implements OnModuleInit {
           lastEventSeq: loaded.lastEventSeq + events.length,
           seats,
           clockState: clock?.state ?? loaded.clockState,
+          committedEvents: withMoves(events, decision.commit),
         };
         // A new player's name comes from the database; otherwise the loaded match is known.
         const final = decision.commit.seatChanges?.some((c) => c.playerId) ? await this.load(matchId, true) : after;
@@ -153,6 +154,31 @@ export class CommandRunner implements OnModuleInit {
     }
     return after;
   }
+}
+
+/** A commit's events as the feed reads them back (MatchesRepository.eventsAfter): each with the move it wrote. */
+function withMoves(events: readonly StoredEvent[], commit: Commit): EventWithMove[] {
+  const timedOut = new Set(commit.clockWork?.timedOut?.moves ?? []);
+  const bySeq = new Map(commit.moves.map((m) => [m.seq, m]));
+  return events.map((e) => {
+    const move = e.moveSeq === null ? null : (bySeq.get(e.moveSeq) ?? null);
+    return {
+      seq: e.seq,
+      type: e.type,
+      seat: e.seat ?? null,
+      timedOut: move !== null && timedOut.has(move.seq),
+      move: move && {
+        seq: move.seq,
+        round: move.round,
+        seat: move.seat,
+        type: move.type,
+        tile: move.tile,
+        end: move.end,
+        points: move.points,
+        count: move.count,
+      },
+    };
+  });
 }
 
 /** Whether the seat to move once this commit holds is a bot: the match is then due work. */

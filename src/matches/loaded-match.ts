@@ -44,6 +44,14 @@ export interface LoadedMatch {
   clock?: ClockSettings | null;
   /** the running clock: whose time runs since when, banks, timeouts in a row */
   clockState?: ClockState | null;
+
+  /**
+   * The events the commit that produced this record wrote, each with its move, exactly as
+   * `eventsAfter` reads them back (seq order, ending at lastEventSeq). Set only on the record a
+   * command leaves in this process's cache: its feeds deliver a fresh commit without reading it
+   * back from the database. Absent on a record read from the database.
+   */
+  committedEvents?: readonly EventWithMove[];
 }
 
 /** A match's invitation, visibility and rematch links. */

@@ -24,8 +24,18 @@ export interface RequestContext {
      * graphql-ws would; false when the socket is closing or has too much unsent, to leave the
      * value to graphql-ws (which paces itself on the socket).
      */
-    sendNext?: (payloadJson: string) => boolean;
+    sendNext?: (payload: SerializedPayload) => boolean;
   };
+}
+
+/**
+ * A result shared by many subscribers, serialized once, with the `next` messages already built
+ * around it by subscription id: subscribers whose clients chose the same id (most pick "1") get
+ * the very same bytes, written without another copy.
+ */
+export interface SerializedPayload {
+  readonly json: string;
+  readonly messages: Map<string, Buffer>;
 }
 
 /** What an anonymous caller of a player-only operation is told, per transport. */

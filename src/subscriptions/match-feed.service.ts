@@ -46,14 +46,19 @@ export class MatchFeedService {
     private readonly turns: TurnsRepository,
   ) {
     this.maxQueued = config.limits.ws.subscriptionQueue;
-    bus.onSignal((signal) => {
-      this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
-      const players = new Set(signal.endedFor);
-      if (signal.turnPlayerId) players.add(signal.turnPlayerId);
-      for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
-    });
+    // After the current I/O callbacks: a command publishes before it answers, and its answer is
+    // written first, so its sender never waits on a fan-out to thousands of sockets. Signals keep
+    // their order (setImmediate runs callbacks first in, first out).
+    bus.onSignal((signal) => setImmediate(() => this.dispatch(signal)));
     // Signals may have been missed: every open match feed reads what it missed from the table.
     bus.onResync(() => this.byMatch.forEach((listeners) => listeners.forEach((l) => l('resync'))));
+  }
+
+  private dispatch(signal: MatchSignal): void {
+    this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
+    const players = new Set(signal.endedFor);
+    if (signal.turnPlayerId) players.add(signal.turnPlayerId);
+    for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
   }
 
   /**
@@ -94,7 +99,11 @@ export class MatchFeedService {
           again = false;
           for (;;) {
             if (out.ended) return;
-            const events = await this.shared(`e:${matchId}:${delivered}:${page}`, () => this.repo.eventsAfter(matchId, delivered, page));
+            // A commit made here left its events on the cached record: delivered without a read
+            // and without a pause, so every subscriber of the match gets it in one synchronous pass.
+            const events =
+              this.committedAfter(matchId, delivered, page) ??
+              (await this.shared(`e:${matchId}:${delivered}:${page}`, () => this.repo.eventsAfter(matchId, delivered, page)));
             if (events.length === 0) break;
             const upTo = events.at(-1)!.seq;
             // The commit that signalled usually left the record in the cache: no second read.
@@ -179,6 +188,17 @@ export class MatchFeedService {
     for (const s of this.byMatch.values()) n += s.size;
     for (const s of this.byPlayer.values()) n += s.size;
     return n;
+  }
+
+  /**
+   * The events after `afterSeq` from the cached record's own commit, when that commit holds all of
+   * them (it began at or before afterSeq + 1); else null, and the feed reads the table.
+   */
+  private committedAfter(matchId: string, afterSeq: number, limit: number): readonly EventWithMove[] | null {
+    const record = this.cache.get(matchId);
+    const events = record?.committedEvents;
+    if (!events?.length || events[0].seq > afterSeq + 1 || record!.lastEventSeq <= afterSeq) return null;
+    return events.filter((e) => e.seq > afterSeq).slice(0, limit);
   }
 
   /** The match at `version` or later: the cache when it is that fresh, else one shared read. */

@@ -1,4 +1,5 @@
 import { buildSchema, parse, type ExecutionArgs } from 'graphql';
+import type { SerializedPayload } from '../players/auth.js';
 import { PushIterator } from './push-iterator.js';
 import { executeEvent, shareablePayload, subscribeShared } from './shared-execution.js';
 
@@ -57,7 +58,7 @@ describe('subscribeShared', () => {
   async function subscription(accept: () => boolean = () => true) {
     const source = new PushIterator<object>(() => {});
     const written: string[] = [];
-    const sendNext = (json: string) => accept() && written.push(json) > 0;
+    const sendNext = (payload: SerializedPayload) => accept() && written.push(payload.json) > 0;
     const stream = await subscribeShared({
       schema,
       document,

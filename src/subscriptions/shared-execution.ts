@@ -1,5 +1,5 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
-import type { RequestContext } from '../players/auth.js';
+import type { RequestContext, SerializedPayload } from '../players/auth.js';
 import { PushIterator } from './push-iterator.js';
 
 /**
@@ -21,8 +21,8 @@ import { PushIterator } from './push-iterator.js';
  */
 
 const shareable = new WeakSet<object>();
-/** A shared result's JSON, the payload of every subscriber's `next` message. */
-const serialized = new WeakMap<ExecutionResult, string>();
+/** A shared result's JSON (the payload of every subscriber's `next` message) and the messages built around it. */
+const serialized = new WeakMap<ExecutionResult, SerializedPayload>();
 const results = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
 const documentIds = new WeakMap<DocumentNode, number>();
 let nextDocumentId = 1;
@@ -91,13 +91,13 @@ export async function subscribeShared(args: ExecutionArgs): Promise<AsyncIterabl
  * false to leave the payload to graphql-ws (not shareable, a result with errors, a socket that
  * is closing or behind).
  */
-function deliverShared(args: ExecutionArgs, payload: unknown, sendNext: (payloadJson: string) => boolean): boolean | Promise<boolean> {
+function deliverShared(args: ExecutionArgs, payload: unknown, sendNext: (payload: SerializedPayload) => boolean): boolean | Promise<boolean> {
   if (!isShareable(payload)) return false;
   const send = (result: ExecutionResult): boolean => {
     if (result.errors) return false;
-    let json = serialized.get(result);
-    if (json === undefined) serialized.set(result, (json = JSON.stringify(result)));
-    return sendNext(json);
+    let once = serialized.get(result);
+    if (once === undefined) serialized.set(result, (once = { json: JSON.stringify(result), messages: new Map() }));
+    return sendNext(once);
   };
   const result = executeEvent(args, payload);
   return result instanceof Promise ? result.then(send) : send(result);
