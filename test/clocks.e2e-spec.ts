@@ -1,7 +1,10 @@
 import { PrismaService } from '../src/database/prisma.service.js';
+import type { MatchRecordV2 } from '../src/history/record-format-v2.js';
+import { verifyRecord } from '../src/history/verify-record.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { clockedDuel, clockedView, eventually, moveNow, storedEvents, timeoutsOf } from './support/clocks.js';
 import type { GqlClient } from './support/gql.js';
+import { recordValidator } from './support/history-verify.js';
 import { Subscriber } from './support/ws.js';
 
 const S_EVENTS = `subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) {
@@ -101,6 +104,11 @@ describe('clocks', () => {
     const end = await clockedView(b, id);
     expect(end).toMatchObject({ status: 'FINISHED', deadline: null, winner: { index: 1 - x } });
     expect(end.currentRound!.moves).toEqual([]);
+    // The match record tells a forfeit on time from a resignation, and still verifies.
+    const record = (await (await fetch(`${app.url}/matches/${id}/record`)).json()) as MatchRecordV2;
+    expect(recordValidator()(record).errors).toBeNull();
+    expect(record).toMatchObject({ ending: 'RESIGNED', forfeit: { cause: 'TIMED_OUT', seat: x }, winner: 1 - x });
+    expect(verifyRecord(record).problems).toEqual([]);
   });
 
   it('BANK: each turn costs its time, the increment is added after it, and the bank is capped', async () => {

@@ -293,6 +293,9 @@ describe('match history', () => {
     const resigned = (await (await fetch(`${app.url}/matches/${r.id}/record`)).json()) as RecordT & { ending: string };
     expect(validate(resigned).errors).toBeNull();
     expect(resigned.ending).toBe('RESIGNED');
+    // Who forfeited and why: the resigning player's seat.
+    const { match: resigner } = await a.request<{ match: { mySeat: number } }>('query($id: ID!) { match(id: $id) { mySeat } }', { id: r.id });
+    expect((resigned as RecordT & { forfeit?: unknown }).forfeit).toEqual({ cause: 'RESIGNED', seat: resigner.mySeat });
     const cut = resigned.rounds.at(-1)!;
     expect(cut.status).toBe('UNFINISHED');
     expect(cut.moves.filter((m) => m.type === 'DRAW').every((m) => m.tile !== null)).toBe(true);

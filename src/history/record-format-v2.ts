@@ -60,5 +60,6 @@ export function buildMatchRecordV2(src: RecordSource, fair: FairDealSource): Mat
     finalScores: body.finalScores,
     winner: body.winner,
     ending: exhausted ? 'DEALS_EXHAUSTED' : body.ending,
+    ...(body.forfeit ? { forfeit: body.forfeit } : {}),
   };
 }

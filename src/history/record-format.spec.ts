@@ -69,5 +69,14 @@ describe('buildRecordBody', () => {
     expect(r.rounds[0].moves[0].tile).toEqual({ high: 5, low: 5 });
     expect(r.rounds[0].moves[1].tile).toEqual({ high: 6, low: 4 });
     expect(r.ending).toBe('RESIGNED');
+    expect(r.forfeit).toBeUndefined(); // nothing stored says why: no forfeit field
+  });
+
+  it('says why a forfeit ended the match and which seat, for a RESIGNED ending only', () => {
+    const cut = { rounds: [{ number: 1, starter: 0, status: 'IN_PROGRESS' as const, result: null }], cutShortHands: [[], []] };
+    expect(buildRecordBody(source({ ...cut, forfeit: { cause: 'TIMED_OUT', seat: 1 } })).forfeit).toEqual({ cause: 'TIMED_OUT', seat: 1 });
+    expect(buildRecordBody(source({ ...cut, forfeit: { cause: 'RESIGNED', seat: null } })).forfeit).toEqual({ cause: 'RESIGNED', seat: null });
+    // A played-out match has no forfeit, whatever came before its last event.
+    expect('forfeit' in buildRecordBody(source({ forfeit: { cause: 'TIMED_OUT', seat: 1 } }))).toBe(false);
   });
 });

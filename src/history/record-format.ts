@@ -45,7 +45,17 @@ export interface RecordBody {
   rounds: RecordRound[];
   finalScores: number[];
   winner: number;
+  /** RESIGNED: a side forfeited, before the target was reached; `forfeit` says why and which seat */
   ending: 'TARGET_REACHED' | 'RESIGNED';
+  /** present when a forfeit ended the match (ending RESIGNED): its player resigned, or its time ran out */
+  forfeit?: Forfeit;
+}
+
+/** Why a side lost the match at once: the seat's player resigned (RESIGNED) or its clock ran out (TIMED_OUT, with onTimeout FORFEIT or after forfeitAfter timeouts). */
+export interface Forfeit {
+  cause: 'RESIGNED' | 'TIMED_OUT';
+  /** null for a resignation stored before the resigning seat was recorded */
+  seat: number | null;
 }
 
 /** What the repository reads for an export: stored rows, as plain data. */
@@ -65,6 +75,8 @@ export interface RecordSource {
   cutShortHands: Tile[][] | null;
   /** R24: the seat that led round 1 as the previous match's winning scorer (a rematch); null: by lot */
   round1Leader?: number | null;
+  /** the event before MATCH_FINISHED when it was a forfeit's (RESIGNED, TIMED_OUT), with its seat; else null */
+  forfeit?: Forfeit | null;
 }
 
 const tile = (t: Tile): Tile => ({ high: t.high, low: t.low });
@@ -95,6 +107,7 @@ export function buildRecordBody(src: RecordSource): RecordBody {
             : null,
     };
   });
+  const ending = rounds.some((r) => r.status === 'UNFINISHED') ? 'RESIGNED' : 'TARGET_REACHED';
   return {
     format: RECORD_FORMAT,
     version: RECORD_VERSION,
@@ -115,6 +128,7 @@ export function buildRecordBody(src: RecordSource): RecordBody {
     rounds,
     finalScores: [...src.scores],
     winner: src.winnerTeam,
-    ending: rounds.some((r) => r.status === 'UNFINISHED') ? 'RESIGNED' : 'TARGET_REACHED',
+    ending,
+    ...(ending === 'RESIGNED' && src.forfeit ? { forfeit: { cause: src.forfeit.cause, seat: src.forfeit.seat ?? null } } : {}),
   };
 }

@@ -24,6 +24,7 @@ type Raw = {
   moves: [number, number, number, 'PLAY' | 'DRAW' | 'PASS', number | null, number | null, End | null, number, number | null][] | null;
   cutShortHands: Tile[][] | null;
   round1Leader: number | null;
+  forfeit: RecordSource['forfeit'];
 };
 
 /**
@@ -54,7 +55,12 @@ export class RecordRepository {
         -- the hands of a round a resignation cut short: the match is over, so they are shown
         CASE WHEN m."status" = 'FINISHED' AND m."state"->'round'->>'status' = 'IN_PROGRESS' THEN m."state"->'round'->'hands' END AS "cutShortHands",
         -- R24: a rematch's round 1 led by the previous winning scorer's seat (absent: by lot)
-        (m."state"->'config'->>'round1Leader')::int AS "round1Leader"
+        (m."state"->'config'->>'round1Leader')::int AS "round1Leader",
+        -- a forfeit ended it: the event just before MATCH_FINISHED says why and which seat
+        CASE WHEN m."status" = 'FINISHED' THEN
+          (SELECT json_build_object('cause', c."type", 'seat', c."seat") FROM "MatchEvent" f
+             JOIN "MatchEvent" c ON c."matchId" = f."matchId" AND c."seq" = f."seq" - 1 AND c."type" IN ('RESIGNED', 'TIMED_OUT')
+            WHERE f."matchId" = m."id" AND f."type" = 'MATCH_FINISHED') END AS "forfeit"
       FROM "Match" m WHERE m."id" = ${matchId}::uuid`;
     const m = rows[0];
     if (!m) return null;
@@ -75,6 +81,7 @@ export class RecordRepository {
         rounds: (m.rounds ?? []).map((r) => ({ ...r, result: r.result })),
         cutShortHands: m.cutShortHands,
         round1Leader: m.round1Leader,
+        forfeit: m.forfeit,
         moves: (m.moves ?? []).map(([seq, round, seat, type, high, low, end, points, count]) => ({
           seq,
           round,

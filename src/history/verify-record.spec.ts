@@ -37,6 +37,7 @@ function playedRecord(n: number, resignAfter?: number): MatchRecordV2 {
     rounds: [...finished, ...live].map((r) => ({ number: r.number, starter: r.starter, status: r.status, result: r.result })),
     moves: [...finished, ...live].flatMap((r) => r.moves.map((m) => ({ ...m }))),
     cutShortHands: resigned ? state.round.hands.map((h) => [...h]) : null,
+    forfeit: resigned ? { cause: 'RESIGNED', seat: 0 } : null,
   };
   return buildMatchRecordV2(src, {
     chainSecret: cfg.deal.anchor.secret,
@@ -65,7 +66,17 @@ describe('verifyRecord', () => {
     expect(verifyRecord(rec).problems).toEqual([]);
   });
 
+  it('accepts a forfeit on time, and one whose seat was not recorded', () => {
+    const rec = playedRecord(6, 30);
+    expect(rec.forfeit).toEqual({ cause: 'RESIGNED', seat: 0 });
+    expect(verifyRecord({ ...rec, forfeit: { cause: 'TIMED_OUT', seat: 0 } }).problems).toEqual([]);
+    expect(verifyRecord({ ...rec, forfeit: { cause: 'RESIGNED', seat: null } }).problems).toEqual([]);
+  });
+
   it.each<[string, (rec: MatchRecordV2) => void, RegExp]>([
+    ['the forfeiting seat', (rec) => (rec.forfeit = { cause: 'RESIGNED', seat: 1 }), /seat 1's side forfeited: the best-placed other side is 0/],
+    ['a forfeit seat that does not exist', (rec) => (rec.forfeit = { cause: 'RESIGNED', seat: 7 }), /forfeit seat 7/],
+    ['the forfeit cause', (rec) => (rec.forfeit = { cause: 'BORED' as never, seat: 0 }), /forfeit cause "BORED"/],
     ['a hand shown for the cut-short round', (rec) => rec.rounds.at(-1)!.result!.hands[0].tiles.pop(), /UNFINISHED.*result/],
     ['a bonus awarded for the cut-short round', (rec) => (rec.rounds.at(-1)!.result!.awarded[0] = 5), /UNFINISHED.*result/],
     ['the cut-short round’s result dropped', (rec) => (rec.rounds.at(-1)!.result = null), /UNFINISHED.*result/],
@@ -84,6 +95,7 @@ describe('verifyRecord', () => {
   };
 
   it.each<[string, (rec: MatchRecordV2) => void, RegExp]>([
+    ['a forfeit added to a played-out match', (rec) => (rec.forfeit = { cause: 'TIMED_OUT', seat: 1 }), /forfeit .* ended TARGET_REACHED/],
     ['a play’s points', (rec) => (findMove(rec, 'PLAY').points += 5), /points/],
     [
       'a drawn tile',

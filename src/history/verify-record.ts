@@ -18,8 +18,9 @@ import {
   type MoveRecord,
   type Tile,
 } from '../domain/index.js';
+import { forfeitWinner } from '../matches/forfeit.js';
 import { BotStrategy } from '../matches/models/enums.js';
-import { RECORD_FORMAT, RECORD_VERSION } from './record-format.js';
+import { RECORD_FORMAT, RECORD_VERSION, type Forfeit } from './record-format.js';
 import type { MatchRecordV2 } from './record-format-v2.js';
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -177,8 +178,21 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
   if (json(state.scores) !== json(rec.finalScores)) problems.push(`final scores ${json(rec.finalScores)}, recomputed ${json(state.scores)}`);
   if (rec.ending === 'RESIGNED') {
     if (state.status !== 'IN_PROGRESS') problems.push('ending RESIGNED, but the moves finish the match');
-  } else if (state.status !== 'FINISHED') problems.push(`ending ${rec.ending}, but the match is not over after its moves`);
+    else if (rec.forfeit !== undefined) checkForfeit(rec.forfeit, rec.winner, state, problems);
+  } else if (rec.forfeit !== undefined) problems.push(`a forfeit ${json(rec.forfeit)}, but the match ended ${rec.ending}`);
+  else if (state.status !== 'FINISHED') problems.push(`ending ${rec.ending}, but the match is not over after its moves`);
   else if (state.winner !== rec.winner) problems.push(`winner ${rec.winner}, recomputed ${json(state.winner)}`);
+}
+
+/** A forfeit names a cause and a seat (null: not recorded), and the winner is the best-placed other side. */
+function checkForfeit(forfeit: Forfeit, winner: number, state: MatchState, problems: string[]): void {
+  if (forfeit.cause !== 'RESIGNED' && forfeit.cause !== 'TIMED_OUT')
+    problems.push(`forfeit cause ${json(forfeit.cause)}, expected RESIGNED or TIMED_OUT`);
+  if (forfeit.seat === null) return;
+  if (!Number.isInteger(forfeit.seat) || state.teamOfSeat[forfeit.seat] === undefined)
+    return void problems.push(`forfeit seat ${json(forfeit.seat)} is not a seat of the match`);
+  const want = forfeitWinner(state.scores, state.teamOfSeat[forfeit.seat]);
+  if (want !== winner) problems.push(`winner ${winner}, but seat ${forfeit.seat}'s side forfeited: the best-placed other side is ${want}`);
 }
 
 /** Why a recorded move differs from the engine's (null when it does not). Version 2 shows every draw's tile. */

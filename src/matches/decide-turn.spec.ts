@@ -72,6 +72,8 @@ describe('decideResign', () => {
     expect(c.winnerTeam).toBe(1);
     expect(c.unrated).toBe(true);
     expect(c.events.map((e) => e.type)).toEqual(['RESIGNED', 'MATCH_FINISHED']);
+    // The feed and the match record say which seat resigned.
+    expect(c.events[0].seat).toBe(0);
   });
 
   it('with three sides, the best-placed other side wins, ties to the lower team', () => {

@@ -2,6 +2,7 @@ import { ApiError } from '../common/api-error.js';
 import { apply, normalizeTile, type Action, type MatchState, type MoveRecord } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
+import { forfeitWinner } from './forfeit.js';
 import type { Commit, LoadedMatch, NewEvent } from './loaded-match.js';
 import { seatOf } from './match-view.js';
 import { violationError } from './violations.js';
@@ -77,7 +78,7 @@ export function decideResign(r: LoadedMatch, playerId: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (r.status !== 'IN_PROGRESS' || !r.state) throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
-  return { commit: forfeitCommit(r, seat, { type: 'RESIGNED', moveSeq: null }) };
+  return { commit: forfeitCommit(r, seat, { type: 'RESIGNED', moveSeq: null, seat }) };
 }
 
 /**
@@ -89,11 +90,7 @@ export function decideResign(r: LoadedMatch, playerId: string): Decision {
  */
 export function forfeitCommit(r: LoadedMatch, seat: number, cause: NewEvent): Commit {
   const state = r.state!;
-  const loser = state.teamOfSeat[seat];
-  const winner = state.scores
-    .map((score, team) => ({ score, team }))
-    .filter((t) => t.team !== loser)
-    .sort((a, b) => b.score - a.score || a.team - b.team)[0].team;
+  const winner = forfeitWinner(state.scores, state.teamOfSeat[seat]);
   const finishedState: MatchState = { ...state, status: 'FINISHED', winner };
   return bareCommit(r, {
     status: 'FINISHED',

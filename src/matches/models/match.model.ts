@@ -141,7 +141,11 @@ export class MatchEvent {
   kind!: MatchEventType;
   @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })
   move!: Move | null;
-  @Field(() => Int, { nullable: true, description: 'The seat a TIMED_OUT or DEADLINE_SOON event is about; null for other events.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'The seat a TIMED_OUT or DEADLINE_SOON event is about, and the seat that resigned for RESIGNED (null on RESIGNED events stored before it was recorded); null for other events.',
+  })
   seat!: number | null;
   @Field(() => Match, {
     description:
