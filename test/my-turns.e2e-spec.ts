@@ -75,6 +75,28 @@ describe('myTurns: a feed a bot can live on', () => {
     await feed.close();
   });
 
+  it("pushes the finished match again when its rematch is offered, with the rematch's link", async () => {
+    const { id, bySeat } = await twoPlayer();
+    const turn = (await viewOf(bySeat.get(0)!, id)).turn!;
+    const [resigner, other] = [bySeat.get(turn)!, bySeat.get(1 - turn)!];
+    const S_ENDS = 'subscription { myTurns { id status version rematch { id } } }';
+    type Ended = { id: string; status: string; version: number; rematch: { id: string } | null };
+    const feed = new Subscriber<Ended>(app.url, other.token).subscribe(S_ENDS, {}, (d) => d.myTurns as Ended);
+    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    await resigner.request(RESIGN, { id });
+    await feed.until((r) => r.length >= 1);
+    expect(feed.received).toEqual([expect.objectContaining({ id, status: 'FINISHED', rematch: null })]);
+    // The resigner asks for a rematch: the other player, not connected to the finished match's
+    // (completed) matchEvents, hears of it on myTurns, at the version REMATCH_OFFERED made.
+    const { rematch } = await resigner.request<{ rematch: { id: string } }>('mutation($id: ID!) { rematch(matchId: $id) { id } }', { id });
+    await feed.until((r) => r.length >= 2);
+    expect(feed.received[1]).toMatchObject({ id, status: 'FINISHED', rematch: { id: rematch.id } });
+    expect(feed.received[1].version).toBeGreaterThan(feed.received[0].version);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(feed.received).toHaveLength(2); // once per version: no further push
+    await feed.close();
+  });
+
   it('pushes a match once when it is ABANDONED, to the player whose leaving abandoned it', async () => {
     const a = await app.player('la');
     const feed = new Subscriber<Pushed>(app.url, a.token).subscribe(S_TURNS, {}, pick);

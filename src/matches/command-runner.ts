@@ -142,7 +142,7 @@ export class CommandRunner implements OnModuleInit {
         version: after.version,
         turnPlayerId: turnHandedTo(before, after, moves),
       };
-      const ended = endedFor(before, after);
+      const ended = endedFor(before, after, events);
       await this.bus.publish(ended.length > 0 ? { ...signal, endedFor: ended } : signal).catch((e: unknown) => this.logger.error(e));
     }
     for (const listener of this.listeners) {
@@ -215,12 +215,16 @@ export function turnHandedTo(before: LoadedMatch, after: LoadedMatch, moves: rea
 }
 
 /**
- * The players to tell that a commit has just ended the match (FINISHED or ABANDONED): everyone
- * seated before or after it, so the last player to leave a WAITING match hears of it too.
+ * The players to push an over match to (myTurns): everyone seated before or after a commit that
+ * has just ended it (FINISHED or ABANDONED), so the last player to leave a WAITING match hears of
+ * it too; and every player of a finished match when its rematch is offered (REMATCH_OFFERED), so
+ * that a client living on myTurns sees the offer without polling.
  */
-export function endedFor(before: LoadedMatch, after: LoadedMatch): string[] {
+export function endedFor(before: LoadedMatch, after: LoadedMatch, events: readonly Pick<StoredEvent, 'type'>[] = []): string[] {
   const over = (s: LoadedMatch['status']) => s === 'FINISHED' || s === 'ABANDONED';
-  if (!over(after.status) || over(before.status)) return [];
+  const justEnded = over(after.status) && !over(before.status);
+  const rematchOffered = after.status === 'FINISHED' && events.some((e) => e.type === 'REMATCH_OFFERED');
+  if (!justEnded && !rematchOffered) return [];
   const ids = [...before.seats, ...after.seats].map((s) => s.playerId).filter((id): id is string => id !== null);
   return [...new Set(ids)];
 }

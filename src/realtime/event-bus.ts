@@ -13,7 +13,11 @@ export interface MatchSignal {
   version: number;
   /** the player whose turn it has just become, when that is a human */
   turnPlayerId: string | null;
-  /** when this commit ended the match (FINISHED or ABANDONED): its players, to be told once */
+  /**
+   * players to push the match to whatever the turn: its players when this commit ended it
+   * (FINISHED or ABANDONED), and again when it offered the finished match's rematch, the one
+   * news of a match after its end (the name predates that second use and is kept on the wire)
+   */
   endedFor?: string[];
 }
 

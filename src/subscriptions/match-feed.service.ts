@@ -141,7 +141,8 @@ export class MatchFeedService {
    * The caller's matches where it is their turn: first every one where it is their turn now (a
    * turn that began before the subscription is not lost), then each time a turn begins, and once
    * more when a match of theirs ends (status FINISHED or ABANDONED), so a client living on this
-   * feed alone learns that a match is over whoever ended it (a resignation, a bot's winning play).
+   * feed alone learns that a match is over whoever ended it (a resignation, a bot's winning play),
+   * and again when its rematch is offered (its matchEvents feed has completed by then).
    * Work is done in signal order per subscription, and a match is never pushed twice at the same
    * version, so the catch-up and a signal racing it give one push.
    */

@@ -25,7 +25,7 @@ export class SubscriptionsResolver {
 
   @Subscription(() => Match, {
     description:
-      "The caller's matches where it is their turn, a feed a bot can live on: on subscribe, first every match where it is the caller's turn now; then the match each time a turn of the caller's begins (after another seat's move, at a round's start, at the match start; not after the caller's own draw, which keeps the turn: act from the mutation's answer); and the match once more when it ends (status FINISHED or ABANDONED), whoever ended it. A match is never pushed twice at the same version.",
+      "The caller's matches where it is their turn, a feed a bot can live on: on subscribe, first every match where it is the caller's turn now; then the match each time a turn of the caller's begins (after another seat's move, at a round's start, at the match start; not after the caller's own draw, which keeps the turn: act from the mutation's answer); and the match once more when it ends (status FINISHED or ABANDONED), whoever ended it, and again when a player offers its rematch (Match.rematch set; REMATCH_OFFERED on its feed). A match is never pushed twice at the same version.",
     resolve: (payload: { myTurns: Match }) => payload.myTurns,
   })
   @UseGuards(AuthGuard)
