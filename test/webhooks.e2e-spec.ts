@@ -17,7 +17,7 @@ import {
 } from './support/webhooks.js';
 
 /** What a message's data may hold: public match facts only, never a tile. */
-const DATA_KEYS = ['matchId', 'matchVersion', 'seat', 'round', 'winnerTeam', 'won', 'deadline', 'timedOutSeat'];
+const DATA_KEYS = ['matchId', 'matchVersion', 'seat', 'round', 'winnerTeam', 'won', 'deadline', 'timedOutSeat', 'offeredBySeat'];
 const M_RESIGN = `mutation($id: ID!) { resignMatch(matchId: $id) { version status } }`;
 const M_PLAY = `mutation($input: PlayTileInput!) { playTile(input: $input) { version turn } }`;
 const M_DRAW = `mutation($input: TurnInput!) { drawTile(input: $input) { version turn } }`;
@@ -158,6 +158,34 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     // Only the player whose time ran gets the reminder.
     expect(typesAt(otherPath).some((m) => m.type === 'DEADLINE_SOON')).toBe(false);
   });
+  it('sends REMATCH_OFFERED to the other players of a finished match, once, naming the offering seat', async () => {
+    const [p1, p2] = [await app.player('erin'), await app.player('frank')];
+    await createWebhook(p1, `${receiver.url}/erin`, ['REMATCH_OFFERED']);
+    const w2 = await createWebhook(p2, `${receiver.url}/frank`, ['REMATCH_OFFERED']);
+    const created = (await p1.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
+    await p2.request(M_JOIN, { id: created.id });
+    await p1.request(M_RESIGN, { id: created.id });
+    const M_REMATCH = 'mutation($id: ID!) { rematch(matchId: $id) { id } }';
+    const { rematch } = await p1.request<{ rematch: { id: string } }>(M_REMATCH, { id: created.id });
+    const [r] = await eventually(
+      () => receiver.at('/frank'),
+      (at) => at.length >= 1,
+      'the offer to the other player',
+    );
+    const msg = verified(w2.secret, r);
+    const { match } = await p2.request<{ match: { version: number; rematch: { id: string } } }>(
+      'query($id: ID!) { match(id: $id) { version rematch { id } } }',
+      { id: created.id },
+    );
+    expect(match.rematch.id).toBe(rematch.id);
+    expect(msg).toMatchObject({ type: 'REMATCH_OFFERED', data: { matchId: created.id, matchVersion: match.version, seat: 1, offeredBySeat: 0 } });
+    // Joining the rematch offers nothing new, and the offering player is not told of their own offer.
+    await p2.request(M_REMATCH, { id: created.id });
+    await new Promise((done) => setTimeout(done, 300));
+    expect(receiver.at('/frank')).toHaveLength(1);
+    expect(receiver.at('/erin')).toHaveLength(0);
+  });
+
   it('retries a receiver that fails twice: the third attempt delivers, with the same webhook-id', async () => {
     const p = await app.player('carol');
     receiver.answer = (r, nth) =>

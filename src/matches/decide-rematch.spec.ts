@@ -94,10 +94,10 @@ describe('decideRematchSeat', () => {
   });
 
   it('REMATCH_OFFERED goes on the finished match, which stays FINISHED', () => {
-    const c = rematchOffered(finished(['a', 'b'], 0));
+    const c = rematchOffered(finished(['a', 'b'], 0), 1);
     expect(c.status).toBe('FINISHED');
     expect(c.finished).toBeUndefined();
-    expect(c.events).toEqual([{ type: 'REMATCH_OFFERED', moveSeq: null }]);
+    expect(c.events).toEqual([{ type: 'REMATCH_OFFERED', moveSeq: null, seat: 1 }]);
   });
 });
 

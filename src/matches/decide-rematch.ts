@@ -42,9 +42,9 @@ export function decideRematchSeat(rematch: LoadedMatch, joiner: Joiner, oldSeat:
   return { commit: seatPlayer(rematch, joiner, seat.index) };
 }
 
-/** The finished match's feed says where its rematch is (Match.rematch): REMATCH_OFFERED. */
-export function rematchOffered(finished: LoadedMatch): Commit {
-  return bareCommit(finished, { status: finished.status, events: [{ type: 'REMATCH_OFFERED', moveSeq: null }] });
+/** The finished match's feed says where its rematch is (Match.rematch): REMATCH_OFFERED, by the offering seat. */
+export function rematchOffered(finished: LoadedMatch, seat: number): Commit {
+  return bareCommit(finished, { status: finished.status, events: [{ type: 'REMATCH_OFFERED', moveSeq: null, seat }] });
 }
 
 /**

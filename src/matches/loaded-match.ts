@@ -98,7 +98,7 @@ export type MatchEventTypeValue =
 export interface NewEvent {
   type: MatchEventTypeValue;
   moveSeq: number | null;
-  /** the seat the event is about, for TIMED_OUT, DEADLINE_SOON and RESIGNED; null otherwise */
+  /** the seat the event is about, for TIMED_OUT, DEADLINE_SOON, RESIGNED and REMATCH_OFFERED; null otherwise */
   seat?: number | null;
 }
 
@@ -111,7 +111,7 @@ export interface EventWithMove {
   seq: number;
   type: MatchEventTypeValue;
   move: MoveRecord | null;
-  /** the seat a TIMED_OUT, DEADLINE_SOON or RESIGNED event is about */
+  /** the seat a TIMED_OUT, DEADLINE_SOON, RESIGNED or REMATCH_OFFERED event is about */
   seat?: number | null;
   /** the move was made by the server for a timed-out seat */
   timedOut?: boolean;

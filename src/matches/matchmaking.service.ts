@@ -63,7 +63,9 @@ export class MatchmakingService {
       const { match, empty } = newMatchFrom(settingsOf(finished), player.id, plan.create.links);
       const first = seatPlayer(empty, joiner, plan.create.seat);
       try {
-        const created = await this.capped(() => this.runner.create(match, empty, first, { before: finished, commit: rematchOffered(finished) }));
+        const created = await this.capped(() =>
+          this.runner.create(match, empty, first, { before: finished, commit: rematchOffered(finished, plan.create.seat) }),
+        );
         return matchModel(created, player);
       } catch (e) {
         // Another player's rematch committed first (or the finished record was stale): read again, then join it.

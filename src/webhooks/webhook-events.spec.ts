@@ -40,6 +40,13 @@ describe('webhookEventsOf', () => {
     expect(webhookEventsOf({ ...base, status: 'ABANDONED', finished: true }, seats)).toEqual([]);
   });
 
+  it('REMATCH_OFFERED to every other human of the finished match, naming the offering seat', () => {
+    const offered = { ...base, status: 'FINISHED' as const, events: [{ type: 'REMATCH_OFFERED' as const, moveSeq: null, seat: 0 }] };
+    expect(webhookEventsOf(offered, seats)).toEqual([
+      { playerId: 'p2', type: 'REMATCH_OFFERED', data: { matchId: base.matchId, matchVersion: 5, seat: 2, offeredBySeat: 0 } },
+    ]);
+  });
+
   it('the body is the Standard Webhooks shape: type, timestamp, data', () => {
     const [e] = webhookEventsOf({ ...base, turnTo: 'p0' }, seats);
     expect(JSON.parse(webhookBody(e, new Date('2026-12-01T00:00:00Z')))).toEqual({

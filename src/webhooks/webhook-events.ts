@@ -1,7 +1,7 @@
 import type { Commit } from '../matches/loaded-match.js';
 
 /** What an endpoint can subscribe to (GraphQL `WebhookEvent`). */
-export const WEBHOOK_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT'] as const;
+export const WEBHOOK_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT', 'REMATCH_OFFERED'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 /**
@@ -58,8 +58,25 @@ export const clockEvents: WebhookEventSource = (c, seats) => {
   return out;
 };
 
+/**
+ * REMATCH_OFFERED goes to every other human of the finished match (`offeredBySeat` names the
+ * offering seat): the news a player who is not connected needs to join the rematch.
+ */
+export const rematchEvents: WebhookEventSource = (c, seats) => {
+  const matchVersion = c.expectedVersion + 1;
+  const out: WebhookEventFor[] = [];
+  for (const e of c.events) {
+    if (e.type !== 'REMATCH_OFFERED' || e.seat === null || e.seat === undefined) continue;
+    seats.forEach((player, seat) => {
+      if (player && seat !== e.seat)
+        out.push({ playerId: player, type: 'REMATCH_OFFERED', data: { matchId: c.matchId, matchVersion, seat, offeredBySeat: e.seat } });
+    });
+  }
+  return out;
+};
+
 /** Every source of webhook events a commit is checked against. */
-export const WEBHOOK_EVENT_SOURCES: WebhookEventSource[] = [matchEvents, clockEvents];
+export const WEBHOOK_EVENT_SOURCES: WebhookEventSource[] = [matchEvents, clockEvents, rematchEvents];
 
 /** The events of a commit from every source. */
 export function webhookEventsOf(c: Commit, seats: readonly (string | null)[]): WebhookEventFor[] {

@@ -9,6 +9,7 @@ export enum WebhookEvent {
   MATCH_FINISHED = 'MATCH_FINISHED',
   DEADLINE_SOON = 'DEADLINE_SOON',
   TIMED_OUT = 'TIMED_OUT',
+  REMATCH_OFFERED = 'REMATCH_OFFERED',
 }
 registerEnumType(WebhookEvent, {
   name: 'WebhookEvent',
@@ -19,6 +20,10 @@ registerEnumType(WebhookEvent, {
     MATCH_FINISHED: { description: 'A match you sit in finished (data: matchId, matchVersion, seat, winnerTeam, won).' },
     DEADLINE_SOON: { description: "80 % of your turn's time is gone, once per turn (data: matchId, matchVersion, seat, deadline)." },
     TIMED_OUT: { description: 'A seat of a match you sit in ran out of time (data: matchId, matchVersion, seat: yours, timedOutSeat).' },
+    REMATCH_OFFERED: {
+      description:
+        "Another player of a FINISHED match you played created its rematch (data: matchId: the finished match's, matchVersion, seat: yours, offeredBySeat); join it with rematch(matchId).",
+    },
   },
 });
 

@@ -13,7 +13,7 @@ export const Q_DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
   }
 }`;
 
-export const ALL_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT'];
+export const ALL_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT', 'REMATCH_OFFERED'];
 
 export interface DeliveryT {
   id: string;

@@ -186,7 +186,8 @@ registerEnumType(MatchEventType, {
     RESIGNED: { description: 'A player resigned; MATCH_FINISHED follows.' },
     MATCH_EXPIRED: { description: 'Nobody joined the WAITING match within OPEN_MATCH_TTL_HOURS: it is ABANDONED. Its last event.' },
     REMATCH_OFFERED: {
-      description: 'A player of this FINISHED match created its rematch (Match.rematch says where); the others may join it with rematch(matchId).',
+      description:
+        'A player of this FINISHED match created its rematch (Match.rematch says where; MatchEvent.seat is theirs); the others may join it with rematch(matchId).',
     },
     TIMED_OUT: {
       description:

@@ -144,7 +144,7 @@ export class MatchEvent {
   @Field(() => Int, {
     nullable: true,
     description:
-      'The seat a TIMED_OUT or DEADLINE_SOON event is about, and the seat that resigned for RESIGNED (null on RESIGNED events stored before it was recorded); null for other events.',
+      'The seat a TIMED_OUT or DEADLINE_SOON event is about, the seat that resigned for RESIGNED and the seat that offered for REMATCH_OFFERED (null on those two stored before it was recorded); null for other events.',
   })
   seat!: number | null;
   @Field(() => Match, {
