@@ -15,7 +15,8 @@
  * minimal authenticated read as each move follows a view read. `floor ratio` = move mutations/s ÷
  * floor mutations/s; `command ÷ floor latency` compares one command with one floor mutation alone.
  * Tails (bench/support/tails.ts): the server's event-loop delay, pool waits and GC during the
- * service phase, from its GET /metrics. The last line is `BENCH_RESULT {json}` (npm run bench).
+ * service phase, from its GET /metrics, and its CPU time per move and per floor iteration
+ * (`CPU floor ratio` = floor ÷ move CPU: steadier than the rates on a shared machine). The last line is `BENCH_RESULT {json}` (npm run bench).
  */
 import pg from 'pg';
 import { REGISTER } from './support/operations.js';
@@ -174,7 +175,17 @@ async function main(): Promise<void> {
     for (const clients of CONCURRENCY) {
       const before = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
       const service = await runService(server.url, clients);
-      const floor = await runFloor(server.url, clients, SERVICE_SECONDS, clients);
+      let floorTails: Tails | null = null;
+      const floor = await runFloor(server.url, clients, SERVICE_SECONDS, clients, {
+        before: () => tailsStart(server.url),
+        after: async (started) => void (floorTails = await tailsEnd(server.url, started)),
+      });
+      // The server's CPU per iteration: with the server the busiest process, what its figures
+      // would be if nothing else ran on the machine, and much steadier than the rates on a shared one.
+      const cpuPerMoveUs = (service.tails.cpuSeconds / service.moves) * 1e6;
+      const cpuPerFloorUs = (floorTails!.cpuSeconds / floor.mutations) * 1e6;
+      const systemPerMoveUs = (service.tails.cpuSystemSeconds / service.moves) * 1e6;
+      const systemPerFloorUs = (floorTails!.cpuSystemSeconds / floor.mutations) * 1e6;
       const after = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
       const baseRate = (before.moves / before.seconds + after.moves / after.seconds) / 2;
       const rate = service.moves / service.seconds;
@@ -191,6 +202,11 @@ async function main(): Promise<void> {
         `  floor: ${fmt(floorRate)} mutations/s, p50 ${fmt(percentile(floor.latencies, 50), 2)} ms, p99 ${fmt(percentile(floor.latencies, 99), 2)} ms  |  ` +
           `floor ratio ${fmt(rate / floorRate, 3)} (raw-pg ratio ${fmt(rate / baseRate, 3)}), command ÷ floor latency ${fmt(mean(floor.latencies) / mean(service.latencies), 3)}`,
       );
+      console.log(
+        `  server CPU: ${fmt(cpuPerMoveUs, 0)} µs per move iteration (view + command; ${fmt(systemPerMoveUs, 0)} in the kernel), ` +
+          `${fmt(cpuPerFloorUs, 0)} µs per floor iteration (${fmt(systemPerFloorUs, 0)} in the kernel)  |  ` +
+          `CPU floor ratio ${fmt(cpuPerFloorUs / cpuPerMoveUs, 3)} (floor ÷ move CPU: the floor ratio of a server alone on its core)`,
+      );
       console.log(`  ${describeTails(service.tails)}`);
       Object.assign(figures, {
         [`movesPerSec${clients}`]: rate,
@@ -199,6 +215,8 @@ async function main(): Promise<void> {
         [`rawPgRatio${clients}`]: rate / baseRate,
         [`floorRatio${clients}`]: rate / floorRate,
         [`commandFloorLatencyRatio${clients}`]: mean(floor.latencies) / mean(service.latencies),
+        [`serverCpuPerMoveUs${clients}`]: cpuPerMoveUs,
+        [`cpuFloorRatio${clients}`]: cpuPerFloorUs / cpuPerMoveUs,
         [`eventLoopP99Ms${clients}`]: service.tails.eventLoopP99Ms,
         [`poolWaitMeanMs${clients}`]: service.tails.poolWaitMeanMs,
         [`gcPercent${clients}`]: service.tails.gcMs / 10 / service.tails.seconds,

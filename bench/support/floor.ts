@@ -39,20 +39,32 @@ async function floorClient(url: string, token: string, until: number, phase: Flo
   }
 }
 
-export async function runFloor(url: string, clients: number, seconds: number, id: number): Promise<FloorPhase> {
+/**
+ * Registers the floor's clients and warms the server up on the floor mutation, as the moves are;
+ * `measure` runs right before and after the measured phase (bench:moves scrapes the server's
+ * metrics there, so they cover the measured phase alone).
+ */
+export async function runFloor<T>(
+  url: string,
+  clients: number,
+  seconds: number,
+  id: number,
+  measure: { before(): Promise<T>; after(started: T): Promise<void> } = { before: async () => undefined as T, after: async () => {} },
+): Promise<FloorPhase> {
   const tokens = await Promise.all(
     Array.from(
       { length: clients },
       async (_, i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `floor${id}-${i}` })).registerPlayer.token,
     ),
   );
-  // Warm-up, as for the moves.
   const warm: FloorPhase = { mutations: 0, seconds: 0, latencies: [] };
   await Promise.all(tokens.map((t) => floorClient(url, t, Date.now() + 1000, warm)));
+  const started = await measure.before();
   const phase: FloorPhase = { mutations: 0, seconds, latencies: [] };
   const start = performance.now();
   await Promise.all(tokens.map((t) => floorClient(url, t, Date.now() + seconds * 1000, phase)));
   phase.seconds = (performance.now() - start) / 1000;
+  await measure.after(started);
   phase.latencies.sort((a, b) => a - b);
   return phase;
 }

@@ -1,8 +1,8 @@
 /**
  * Where a phase's tail latency can go, from the server's own GET /metrics scraped right before and
  * right after it: event-loop delay (perf_hooks.monitorEventLoopDelay, reset at each scrape, so the
- * second scrape covers the phase alone), waits for a pooled connection, GC pauses, and the
- * command histogram as the server saw it.
+ * second scrape covers the phase alone), waits for a pooled connection, GC pauses, the command
+ * histogram as the server saw it, and the server's CPU time.
  */
 import { fmt, scrape } from './harness.js';
 import { growth, quantileBetween, sum, type Sample } from './prometheus.js';
@@ -17,6 +17,10 @@ export interface Tails {
   connectionsOpened: number;
   poolWaitsOver1Ms: number;
   serverPlayTileP99Ms: number;
+  /** the server process's CPU time (user + system) over the phase, from process_cpu_seconds_total */
+  cpuSeconds: number;
+  /** of which in the kernel (process_cpu_system_seconds_total): socket writes and reads, mostly */
+  cpuSystemSeconds: number;
   seconds: number;
 }
 
@@ -38,6 +42,8 @@ export async function tailsEnd(url: string, start: { samples: Sample[]; t0: numb
     connectionsOpened: growth(before, after, 'dominoes_db_pool_connections_opened_total'),
     poolWaitsOver1Ms: waits - growth(before, after, 'dominoes_db_pool_wait_seconds_bucket', { le: '0.001' }),
     serverPlayTileP99Ms: quantileBetween(before, after, 'dominoes_command_duration_seconds', 0.99, { command: 'playTile' }) * 1000,
+    cpuSeconds: growth(before, after, 'process_cpu_seconds_total'),
+    cpuSystemSeconds: growth(before, after, 'process_cpu_system_seconds_total'),
     seconds: (performance.now() - start.t0) / 1000,
   };
 }
