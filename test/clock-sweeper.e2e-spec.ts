@@ -1,28 +1,21 @@
 import { startServer, type RunningServer } from '../src/bootstrap.js';
-import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { dropTestDatabase } from './setup/test-database.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { instanceConfig, startTestApp, type TestApp } from './support/app.js';
 import { clockedDuel, clockedView, eventually, expectForfeitReplayable, moveNow, sleep, storedEvents, timeoutsOf } from './support/clocks.js';
 import { lcg } from './support/driver.js';
 import { GqlError, type GqlClient } from './support/gql.js';
 
 /** Another instance on a test app's database. */
-function instanceConfig(databaseUrl: string, env: Record<string, string>) {
-  return loadConfig({
-    LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    MIGRATE_ON_START: 'false',
+/** An instance of these suites: the budgets their drivers would exceed off, clocks of a second allowed. */
+const sweeperConfig = (databaseUrl: string, env: Record<string, string>) =>
+  instanceConfig(databaseUrl, {
     RATE_LIMIT_HTTP_ADDRESS: 'off',
     RATE_LIMIT_HTTP_PLAYER: 'off',
     RATE_LIMIT_MOVES: 'off',
     CLOCK_MIN_SECONDS: '1',
     ...env,
   });
-}
 
 const finished = (prisma: PrismaService, ids: string[]) =>
   eventually(
@@ -112,7 +105,7 @@ describe('two instances sweeping the same due clocks', () => {
     const ids = await Promise.all(Array.from({ length: 12 }, () => clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 1, forfeitAfter: 2 })));
     const first = new Map(await Promise.all(ids.map(async (id) => [id, (await clockedView(a, id)).turn!] as const)));
     const env = { PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '50', SWEEP_BATCH_SIZE: '3' };
-    sweepers.push(...(await Promise.all([0, 1].map(() => startServer(instanceConfig(app.databaseUrl, env), { logger: false })))));
+    sweepers.push(...(await Promise.all([0, 1].map(() => startServer(sweeperConfig(app.databaseUrl, env), { logger: false })))));
     await finished(prisma, ids);
     for (const id of ids) {
       const x = first.get(id)!;
@@ -142,7 +135,7 @@ describe('a restart with deadlines that fell due while no server ran', () => {
     expect(await prisma.match.count({ where: { id: { in: ids }, status: 'IN_PROGRESS' } })).toBe(ids.length);
     await app.server.close();
 
-    restarted = await startServer(instanceConfig(app.databaseUrl, { SWEEP_INTERVAL_MS: '50' }), { logger: false });
+    restarted = await startServer(sweeperConfig(app.databaseUrl, { SWEEP_INTERVAL_MS: '50' }), { logger: false });
     const again = restarted.app.get(PrismaService);
     await finished(again, ids);
     for (const id of ids) expect((await storedEvents(again, id)).slice(-2).map((e) => e.type)).toEqual(['TIMED_OUT', 'MATCH_FINISHED']);

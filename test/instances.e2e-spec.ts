@@ -1,12 +1,11 @@
 import pg from 'pg';
 import { startServer, type RunningServer } from '../src/bootstrap.js';
-import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { actionsFromMoves, apply, botSeed, chooseBotAction, newMatch, viewFor } from '../src/domain/index.js';
 import { BotsService } from '../src/matches/bots.service.js';
 import { dropTestDatabase } from './setup/test-database.js';
 import { storedMoves } from './support/replay-check.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { instanceConfig, startTestApp, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
@@ -25,18 +24,6 @@ async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what
     if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(v)} after ${timeoutMs} ms`);
     await sleep(50);
   }
-}
-
-function instanceConfig(databaseUrl: string, env: Record<string, string> = {}) {
-  return loadConfig({
-    LOG_LEVEL: 'silent',
-    NODE_ENV: 'test',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    MIGRATE_ON_START: 'false',
-    ...env,
-  });
 }
 
 /** One move by this human, once their turn shows on the instance asked, from their own legal moves. */

@@ -39,6 +39,12 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   ) {
     this.settings = config.webhooks;
     this.sender = new WebhookSender({ timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
+    // Kept possible (an operator's receivers on a private network; the benchmarks' local one), but
+    // never silent: any player may then make this server send requests inside its network.
+    if (this.settings.allowPrivate && config.env === 'production')
+      this.logger.warn(
+        'WEBHOOK_ALLOW_PRIVATE=true in production: any player can point a webhook at http:// and private, loopback or link-local addresses of this network',
+      );
     this.log = new AttemptLog((entries) => this.repo.recordAttempts(entries));
     sweeper.register(this);
   }

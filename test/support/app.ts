@@ -28,6 +28,23 @@ export const UNLIMITED: Record<string, string> = {
   MAX_WAITING_MATCHES: '10000',
 };
 
+/**
+ * The configuration of one more instance over an existing test database (a second server beside
+ * a TestApp, or one started after it stopped): a free port, no migrations, quiet logs, and the
+ * budgets of `env` on top of the production defaults.
+ */
+export function instanceConfig(databaseUrl: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    MIGRATE_ON_START: 'false',
+    ...env,
+  });
+}
+
 /** A real server on a free port over a fresh database copied from the migrated template. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const serverUrl = process.env.TEST_PG_SERVER_URL;
