@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { PrismaService } from '../src/database/prisma.service.js';
+import { MatchCache } from '../src/matches/match-cache.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { longMatch, oneMove } from './support/moves.js';
@@ -92,6 +93,35 @@ describe('matchEvents catch-up', () => {
       matchReads.mockRestore();
       seat.terminate();
       spectator.terminate();
+    }
+  });
+
+  it("reads the table for a catch-up when the cached commit is not the newest (another instance's came later)", async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    const cache = app.server.app.get(MatchCache);
+    await oneMove(bySeat, id);
+    const older = cache.get(id)!;
+    expect(older.committedEvents?.length).toBeGreaterThan(0);
+    await oneMove(bySeat, id);
+    await oneMove(bySeat, id);
+    const newest = cache.get(id)!.lastEventSeq;
+    // What a race between instances can leave: this process caches its own commit after another
+    // instance's later one was signalled (and cleared the cache).
+    cache.forget(id);
+    cache.set(older);
+    const ws = new RawWs(app.url);
+    try {
+      await ws.ready();
+      const from = older.committedEvents![0].seq - 1;
+      ws.subscribe('c', `subscription($id: ID!, $after: Int!) { matchEvents(matchId: $id, afterSeq: $after) { ${EVENT_FIELDS} } }`, {
+        id,
+        after: from,
+      });
+      await ws.until(() => eventsOf(ws, 'c').at(-1)?.seq === newest);
+      expect(eventsOf(ws, 'c').map((e) => e.seq)).toEqual(Array.from({ length: newest - from }, (_, i) => from + 1 + i));
+    } finally {
+      ws.terminate();
     }
   });
 });

@@ -83,6 +83,14 @@ export class MatchFeedService {
     let known = record;
     let pulling = false;
     let again = false;
+    // The newest seq known to exist: the record's at subscribe, then every signal's. A commit's
+    // events from the cache are everything up to that commit, not always everything committed:
+    // another instance's commit can be signalled here just before this process caches its own
+    // older one (the signal clears the cache first). A pull from a commit stops once it reached this.
+    let signalled = record.lastEventSeq;
+    // For the same reason a catch-up reads the table first, and so does the pull after a resync.
+    let tableWanted = 1;
+    let tableRead = afterSeq === null ? 1 : 0;
     const out = new PushIterator<{ matchEvents: MatchEvent }>(() => this.remove(this.byMatch, matchId, listener), this.maxQueued, fellBehind);
     // A long catch-up is read a page at a time, each once the reader took the previous one, so
     // it never fills the bounded queue; live events (a few per command) are pushed as they come.
@@ -101,9 +109,13 @@ export class MatchFeedService {
             if (out.ended) return;
             // A commit made here left its events on the cached record: delivered without a read
             // and without a pause, so every subscriber of the match gets it in one synchronous pass.
-            const events =
-              this.committedAfter(matchId, delivered, page) ??
-              (await this.shared(`e:${matchId}:${delivered}:${page}`, () => this.repo.eventsAfter(matchId, delivered, page)));
+            const fromCommit = tableRead < tableWanted ? null : this.committedAfter(matchId, delivered, page);
+            let events = fromCommit;
+            if (!events) {
+              const wanted = tableWanted;
+              events = await this.shared(`e:${matchId}:${delivered}:${page}`, () => this.repo.eventsAfter(matchId, delivered, page));
+              tableRead = wanted;
+            }
             if (events.length === 0) break;
             const upTo = events.at(-1)!.seq;
             // The commit that signalled usually left the record in the cache: no second read.
@@ -113,8 +125,11 @@ export class MatchFeedService {
             // One view of the match per batch, built once for every subscriber with the same view.
             for (const p of this.views.batch(latest!, viewer, events, (e, match) => this.eventModel(e, match))) out.push(p);
             delivered = upTo;
-            // A short page was everything committed when it was read; a later commit signals again.
-            if (events.length < page) break;
+            signalled = Math.max(signalled, upTo);
+            // A short page from the table was everything committed when it was read; a commit's
+            // events are, once they reach the newest seq signalled (else the table is read next).
+            // A later commit signals again.
+            if (fromCommit ? delivered >= signalled : events.length < page) break;
             await out.drained();
           }
         } while (again);
@@ -127,6 +142,8 @@ export class MatchFeedService {
       }
     };
     const listener: Listener = (s) => {
+      if (s === 'resync') tableWanted++;
+      else signalled = Math.max(signalled, s.lastSeq);
       if (s === 'resync' || s.lastSeq > delivered) void pull();
     };
     this.add(this.byMatch, matchId, listener);
