@@ -162,22 +162,7 @@ function withMoves(events: readonly StoredEvent[], commit: Commit): EventWithMov
   const bySeq = new Map(commit.moves.map((m) => [m.seq, m]));
   return events.map((e) => {
     const move = e.moveSeq === null ? null : (bySeq.get(e.moveSeq) ?? null);
-    return {
-      seq: e.seq,
-      type: e.type,
-      seat: e.seat ?? null,
-      timedOut: move !== null && timedOut.has(move.seq),
-      move: move && {
-        seq: move.seq,
-        round: move.round,
-        seat: move.seat,
-        type: move.type,
-        tile: move.tile,
-        end: move.end,
-        points: move.points,
-        count: move.count,
-      },
-    };
+    return { seq: e.seq, type: e.type, seat: e.seat ?? null, timedOut: move !== null && timedOut.has(move.seq), move };
   });
 }
 
@@ -220,7 +205,7 @@ export function turnHandedTo(before: LoadedMatch, after: LoadedMatch, moves: rea
  * it too; and every player of a finished match when its rematch is offered (REMATCH_OFFERED), so
  * that a client living on myTurns sees the offer without polling.
  */
-export function endedFor(before: LoadedMatch, after: LoadedMatch, events: readonly Pick<StoredEvent, 'type'>[] = []): string[] {
+export function endedFor(before: LoadedMatch, after: LoadedMatch, events: readonly Pick<StoredEvent, 'type'>[]): string[] {
   const over = (s: LoadedMatch['status']) => s === 'FINISHED' || s === 'ABANDONED';
   const justEnded = over(after.status) && !over(before.status);
   const rematchOffered = after.status === 'FINISHED' && events.some((e) => e.type === 'REMATCH_OFFERED');
