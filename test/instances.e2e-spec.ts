@@ -3,6 +3,7 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { actionsFromMoves, apply, botSeed, chooseBotAction, newMatch, viewFor } from '../src/domain/index.js';
 import { BotsService } from '../src/matches/bots.service.js';
+import { MatchCache } from '../src/matches/match-cache.js';
 import { dropTestDatabase } from './setup/test-database.js';
 import { storedMoves } from './support/replay-check.js';
 import { instanceConfig, startTestApp, type TestApp } from './support/app.js';
@@ -198,6 +199,50 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
       5_000,
     );
     await feed.close();
+  });
+});
+
+describe("two instances (PUBSUB=postgres): a commit that comes back after the other instance's later one", () => {
+  let a: TestApp;
+  let b: RunningServer;
+  beforeAll(async () => {
+    a = await startTestApp({ PUBSUB: 'postgres' });
+    // B caches reads for an hour: a stale entry would stay until the next signal.
+    b = await startServer(instanceConfig(a.databaseUrl, { PUBSUB: 'postgres', MATCH_CACHE_TTL_MS: '3600000' }), { logger: false });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('is not cached over the later version already signalled: B serves the newest match', async () => {
+    const p0 = await a.player('late0');
+    const p1 = await a.player('late1');
+    const { createMatch } = await p0.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    const matchId = createMatch.id;
+    await p1.request(M_JOIN, { id: matchId });
+    const onA = [p0, p1];
+    const onB = onA.map((p) => new GqlClient(b.url, p.token, p.me));
+    const rnd = lcg(5);
+    const bCache = b.app.get(MatchCache);
+
+    // B commits a move and caches its own commit.
+    await humanMove(onB[(await viewOf(p0, matchId)).turn!], matchId, rnd);
+    const older = bCache.get(matchId);
+    expect(older).toBeDefined();
+    // A commits the next one; its signal reaches B and drops B's entry.
+    await humanMove(onA[(await viewOf(p0, matchId)).turn!], matchId, rnd);
+    const newest = (await viewOf(p0, matchId)).version;
+    expect(newest).toBeGreaterThan(older!.version);
+    await eventually(
+      async () => bCache.get(matchId)?.version ?? null,
+      (v) => v === null,
+      "B dropping its entry on A's signal",
+      5_000,
+    );
+    // What the race leaves: B's own, older commit is cached only now, after the signal.
+    bCache.set(older!);
+    expect((await viewOf(onB[0], matchId)).version).toBe(newest);
   });
 });
 

@@ -18,13 +18,26 @@ const MAX_ENTRIES = 10_000;
 @Injectable()
 export class MatchCache {
   private readonly entries = new Map<string, { loaded: LoadedMatch; at: number }>();
+  /**
+   * Per match, the newest version a signal announced that no entry here has reached yet. Another
+   * instance's later commit can be signalled here while this process's own older commit is still
+   * on its way back from PostgreSQL; caching that one afterwards would serve reads a command
+   * behind until the next signal or the TTL. Kept across a resync: a version once committed stays
+   * a lower bound.
+   */
+  private readonly announced = new Map<string, number>();
   private readonly ttlMs: number;
 
   constructor(@Inject(EVENT_BUS) bus: EventBus, @Inject(APP_CONFIG) config: AppConfig) {
     this.ttlMs = config.matchCacheTtlMs;
     bus.onSignal((s) => {
       const cached = this.entries.get(s.matchId);
-      if (cached && cached.loaded.version < s.version) this.entries.delete(s.matchId);
+      if (cached && cached.loaded.version >= s.version) return;
+      this.entries.delete(s.matchId);
+      if ((this.announced.get(s.matchId) ?? -1) >= s.version) return;
+      this.announced.delete(s.matchId); // re-insert: Map order is recency order
+      this.announced.set(s.matchId, s.version);
+      if (this.announced.size > MAX_ENTRIES) this.announced.delete(this.announced.keys().next().value!);
     });
     bus.onResync(() => this.entries.clear());
   }
@@ -38,9 +51,15 @@ export class MatchCache {
     return cached?.loaded;
   }
 
+  /** Keeps `loaded` unless something newer is cached or has been announced. */
   set(loaded: LoadedMatch): void {
     const cached = this.entries.get(loaded.id);
     if (cached && cached.loaded.version > loaded.version) return; // never go back in time
+    const announced = this.announced.get(loaded.id);
+    if (announced !== undefined) {
+      if (loaded.version < announced) return; // older than a commit already signalled
+      this.announced.delete(loaded.id);
+    }
     this.entries.delete(loaded.id); // re-insert: Map order is recency order
     this.entries.set(loaded.id, { loaded, at: Date.now() });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
