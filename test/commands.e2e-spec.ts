@@ -215,6 +215,20 @@ describe('commands: races, idempotency and typed errors', () => {
     void b;
   });
 
+  it('starts no match of 1-tile hands: a table of bots would play it out alone, a commit a round', async () => {
+    const a = await app.player('one-tile');
+    const count = () => prisma.match.count({ where: { createdById: a.id } });
+    const res = await a.raw(M_CREATE, { input: { seats: 2, bots: 1, rules: { handSize: 1, targetScore: 10000 } } });
+    expect(res.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      problems: ['handSize must be at least 2 on this server (got 1)'],
+    });
+    expect(await count()).toBe(0);
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1, rules: { handSize: 2 } } });
+    expect(createMatch.status).toBe('IN_PROGRESS');
+    expect(await count()).toBe(1);
+  });
+
   it('refuses moves once the match is over with MATCH_NOT_IN_PROGRESS', async () => {
     const { id, a, b } = await twoPlayer();
     await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id });

@@ -10,7 +10,7 @@ export type RulesInputKeys = [AssertEmpty<Exclude<keyof RulesInput, RuleKey>>, A
 export class RulesInput {
   @Field(() => Int, { nullable: true, description: '1..10000; default 250.' })
   targetScore?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Tiles per hand; seats × handSize ≤ 28; default 7.' })
+  @Field(() => Int, { nullable: true, description: 'Tiles per hand, from 2; seats × handSize ≤ 28; default 7.' })
   handSize?: number | null;
   @Field(() => SpinnerMode, { nullable: true })
   spinner?: SpinnerMode | null;
