@@ -1,4 +1,7 @@
+import { jest } from '@jest/globals';
 import WebSocket from 'ws';
+import { MatchesRepository } from '../src/matches/matches.repository.js';
+import { MatchesService } from '../src/matches/matches.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { M_CREATE, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
@@ -106,5 +109,75 @@ describe('graphql-ws authentication', () => {
     await expect(session(app, { protocol: 'graphql-ws' })).rejects.toThrow('Server sent no subprotocol');
     // One that goes on regardless is closed with 4406.
     expect(await session(app, { protocol: null })).toEqual({ closed: { code: 4406, reason: 'Subprotocol not acceptable' } });
+  });
+});
+
+describe('graphql-ws errors: one shape and one mask, as on HTTP', () => {
+  let app: TestApp;
+  let ann: GqlClient;
+  let matchId: string;
+  beforeAll(async () => {
+    app = await startTestApp();
+    ann = await app.player('errors-ann');
+    matchId = (await ann.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch.id;
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+  const bearer = () => ({ params: { authorization: `Bearer ${ann.token}` } });
+  /** The first answer to the subscribe message: its type and errors. */
+  async function answer(opts: Parameters<typeof session>[1]) {
+    const out = await session(app, opts);
+    if ('closed' in out) throw new Error(`closed ${out.closed.code}`);
+    const last = out.messages.find((m) => m.type === 'next' || m.type === 'error') as { type: string; payload: unknown };
+    const errors = (Array.isArray(last.payload) ? last.payload : ((last.payload as { errors?: unknown[] }).errors ?? [])) as {
+      message: string;
+      extensions?: { code?: string };
+    }[];
+    return { type: last.type, errors: errors.map((e) => ({ message: e.message, code: e.extensions?.code })) };
+  }
+
+  it.each([
+    ['myTurns on an anonymous socket', { params: {}, subscribe: { query: 'subscription { myTurns { id } }' } }, 'UNAUTHENTICATED'],
+    [
+      'matchEvents of no match',
+      { params: {}, subscribe: { query: 'subscription { matchEvents(matchId: "00000000-0000-4000-8000-000000000000") { seq } }' } },
+      'NOT_FOUND',
+    ],
+    [
+      'matchEvents with a variable of the wrong type',
+      { params: {}, subscribe: { query: 'subscription($a: Int) { matchEvents(matchId: "x", afterSeq: $a) { seq } }', variables: { a: 'nope' } } },
+      'BAD_USER_INPUT',
+    ],
+  ])('refuses %s with one error message (no next, no complete)', async (_name, opts, code) => {
+    const { type, errors } = await answer(opts);
+    expect({ type, codes: errors.map((e) => e.code) }).toEqual({ type: 'error', codes: [code] });
+  });
+
+  it('masks a feed that fails as INTERNAL_SERVER_ERROR, without its details', async () => {
+    const repo = app.server.app.get(MatchesRepository);
+    const failing = jest.spyOn(repo, 'eventsAfter').mockRejectedValueOnce(new Error('connection to 10.1.2.3:5432 refused (pool secret)'));
+    try {
+      const query = 'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq } }';
+      const { type, errors } = await answer({ ...bearer(), subscribe: { query, variables: { id: matchId } } });
+      expect(failing).toHaveBeenCalled();
+      expect({ type, errors }).toEqual({ type: 'error', errors: [{ message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }] });
+    } finally {
+      failing.mockRestore();
+    }
+  });
+
+  it('masks an unexpected failure of a query sent over the socket', async () => {
+    const failing = jest.spyOn(app.server.app.get(MatchesService), 'get').mockRejectedValueOnce(new Error('relation "Match" is locked (secret)'));
+    try {
+      const { type, errors } = await answer({
+        ...bearer(),
+        subscribe: { query: 'query($id: ID!) { match(id: $id) { id } }', variables: { id: matchId } },
+      });
+      expect(failing).toHaveBeenCalled();
+      expect({ type, errors }).toEqual({ type: 'next', errors: [{ message: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }] });
+    } finally {
+      failing.mockRestore();
+    }
   });
 });

@@ -1,17 +1,19 @@
 import type { Server } from 'node:http';
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { QueryLimits } from '../limits/query-limits.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { WsConnections } from '../limits/ws-connections.js';
 import { applyWsServerLimits } from '../limits/ws-server.js';
 import { PlayersService } from '../players/players.service.js';
 import { SocketSessions } from '../players/socket-sessions.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { WsKeepAlive } from '../realtime/ws-keepalive.js';
+import { formatError } from './format-error.js';
 import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './graphql-context.js';
 import { graphqlWsLimitOptions } from './graphql-ws-options.js';
 
@@ -28,6 +30,7 @@ export const GRAPHQL_PATH = '/graphql';
 @Injectable()
 export class GraphqlWsEndpoint implements OnModuleDestroy {
   private disposable: { dispose(): void | Promise<void> } | undefined;
+  private readonly logger = new Logger('GraphQL');
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -38,6 +41,7 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
     private readonly queries: QueryLimits,
     private readonly connections: WsConnections,
     private readonly modules: ModuleRef,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** Starts answering upgrades on `httpServer` (once the GraphQL schema is built: after app.init()). */
@@ -62,6 +66,11 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
           schema,
           authenticate: graphqlWsOnConnect(transport),
           beforeSubscribe: graphqlWsOnSubscribe(transport),
+          formatError: formatError(
+            (err) => this.logger.error(err),
+            this.queries,
+            (code) => this.metrics.graphqlError(code),
+          ),
         }),
       },
       wss,

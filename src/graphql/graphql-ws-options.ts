@@ -1,4 +1,12 @@
-import { GraphQLError, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  OperationTypeNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+} from 'graphql';
 import type { Context as WsContext, ServerOptions } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import { OperationCache } from '../limits/operation-cache.js';
@@ -19,6 +27,11 @@ export interface GraphqlWsLimitsDeps {
   authenticate: (ctx: Ctx) => Promise<{ playerId: string | null } | false>;
   /** Runs first on every subscribe message (the rate limits): errors to refuse it, else nothing. */
   beforeSubscribe?: (ctx: Ctx) => Promise<readonly GraphQLError[] | void>;
+  /**
+   * HTTP's last word on every error (format-error.ts), so the socket answers alike: known codes
+   * as they are, anything else logged and masked as INTERNAL_SERVER_ERROR.
+   */
+  formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
 }
 
 /**
@@ -63,7 +76,29 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
       if (costly) return [costly];
       return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
     },
+    onOperation: (_ctx, _id, _payload, args, result) => refusedAsError(args, result),
+    // Results with errors only: a shared payload without errors is written before this hook (shared-execution.ts).
+    onNext: (_ctx, _id, _payload, _args, result) =>
+      result.errors ? { ...result, errors: result.errors.map((e) => deps.formatError(e.toJSON(), e)) } : undefined,
+    onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),
   };
+}
+
+/**
+ * A subscription its resolver refused as it would start (graphql's subscribe answered a result,
+ * not a stream: UNAUTHENTICATED for myTurns on an anonymous socket, NOT_FOUND, a bad afterSeq)
+ * is answered like the refusals made before execution: one `error` message, no `next` and no
+ * `complete`. graphql-ws sends `error` for a stream that throws, so the refusal is thrown from one.
+ */
+function refusedAsError(
+  args: ExecutionArgs,
+  result: ExecutionResult | AsyncIterable<ExecutionResult> | Promise<unknown>,
+): AsyncIterable<never> | undefined {
+  // graphql-ws hands this hook the settled result; a promise would be a stream still starting.
+  if (result instanceof Promise || Symbol.asyncIterator in result || !result.errors?.length) return undefined;
+  if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION) return undefined;
+  const refusal = result.errors[0];
+  return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(refusal) }) };
 }
 
 /** The code Apollo gives the same refusal on HTTP, so both transports answer alike. */
