@@ -61,6 +61,7 @@ describe('rate limits per player and per address (in memory)', () => {
     app = await startTestApp({
       RATE_LIMIT_CREATE_MATCH: '2/60',
       RATE_LIMIT_MOVES: '3/60',
+      RATE_LIMIT_WEBHOOKS: '2/60',
       RATE_LIMIT_HTTP_PLAYER: '40/60',
       RATE_LIMIT_WS_CONNECT: '3/60',
       RATE_LIMIT_WS_SUBSCRIBE: '2/60',
@@ -83,6 +84,18 @@ describe('rate limits per player and per address (in memory)', () => {
     await bob.request(M_LEAVE, { id: m1.id });
     expect(await bob.errorCode(M_LEAVE, { id: m1.id })).toBe('FORBIDDEN'); // spent, then refused on its merits
     expect(await bob.errorCode(M_LEAVE, { id: m1.id })).toBe('RATE_LIMITED');
+  });
+
+  it('counts webhook changes and redeliveries per player: a redelivery loop against a hanging receiver runs dry', async () => {
+    const cy = await app.player('cy');
+    const redeliver = 'mutation($id: ID!) { redeliverWebhook(deliveryId: $id) { id } }';
+    const id = { id: '00000000-0000-4000-8000-000000000000' };
+    expect(await cy.errorCode(redeliver, id)).toBe('NOT_FOUND'); // spent, then refused on its merits
+    expect(await cy.errorCode('mutation { deleteWebhook(id: "00000000-0000-4000-8000-000000000000") }')).toBe('NOT_FOUND');
+    const refused = await cy.raw(redeliver, id);
+    expectRateLimited(refused.body, 60);
+    // Another player's budget is their own.
+    expect(await (await app.player('dee')).errorCode(redeliver, id)).toBe('NOT_FOUND');
   });
 
   it('limits requests per token over HTTP, leaving anonymous reads from other players untouched', async () => {

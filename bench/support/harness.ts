@@ -77,6 +77,7 @@ export const UNLIMITED_ENV: Record<string, string> = {
   RATE_LIMIT_REGISTER: 'off',
   RATE_LIMIT_CREATE_MATCH: 'off',
   RATE_LIMIT_MOVES: 'off',
+  RATE_LIMIT_WEBHOOKS: 'off',
   MAX_WAITING_MATCHES: '10000',
 };
 

@@ -57,6 +57,7 @@ const schema = z.object({
   RATE_LIMIT_REGISTER: rate.prefault('10/60'),
   RATE_LIMIT_CREATE_MATCH: rate.prefault('20/60'),
   RATE_LIMIT_MOVES: rate.prefault('600/60'),
+  RATE_LIMIT_WEBHOOKS: rate.prefault('30/60'),
   MAX_WAITING_MATCHES: z.coerce.number().int().min(1).max(10_000).default(10),
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   // Recovery and several instances: due-work sweeper, match cache
@@ -145,6 +146,8 @@ export interface RateLimitsConfig {
   register: RateBudget | null;
   createMatch: RateBudget | null;
   moves: RateBudget | null;
+  /** createWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret and redeliverWebhook */
+  webhooks: RateBudget | null;
 }
 
 export class ConfigError extends Error {}
@@ -190,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
       register: c.RATE_LIMIT_REGISTER,
       createMatch: c.RATE_LIMIT_CREATE_MATCH,
       moves: c.RATE_LIMIT_MOVES,
+      webhooks: c.RATE_LIMIT_WEBHOOKS,
     },
     maxWaitingMatches: c.MAX_WAITING_MATCHES,
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,

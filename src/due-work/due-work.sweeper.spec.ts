@@ -62,6 +62,24 @@ describe('DueWorkSweeper', () => {
     expect(slow.log.finished).toBe(1);
   });
 
+  it('sweeps each kind on its own timer: a kind slow sweep after sweep does not delay the next sweep of another', async () => {
+    const s = sweeper({ SWEEP_INTERVAL_MS: '50' });
+    // A receiver that takes its full timeout on every attempt, and always has one more due.
+    const slow = kindWith(1_000, 1_000);
+    let quickClaims = 0;
+    s.register(slow.kind);
+    s.register({
+      name: 'clocks',
+      claim: async () => (quickClaims++, []),
+      run: async () => {},
+    });
+    s.onApplicationBootstrap();
+    await sleep(400);
+    // Every 50 ms while the slow kind's first batch is still running: about 8 sweeps, not 1.
+    expect({ slowFinished: slow.log.finished, quickSweeps: quickClaims >= 4 }).toEqual({ slowFinished: 0, quickSweeps: true });
+    await s.onModuleDestroy();
+  });
+
   it('on shutdown claims nothing more and waits for the work in flight', async () => {
     const s = sweeper({});
     const { kind, log } = kindWith(3, 200);

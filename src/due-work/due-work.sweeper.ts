@@ -5,9 +5,10 @@ import type { DueWorkKind } from './due-work-kind.js';
 
 /**
  * Every instance runs one sweeper: at boot and every SWEEP_INTERVAL_MS it claims up to
- * SWEEP_BATCH_SIZE due items of each registered kind and runs them, the kinds side by side.
- * Sweeps never overlap; a full batch sweeps again at once, so a backlog (after a crash) drains
- * without waiting for the timer.
+ * SWEEP_BATCH_SIZE due items of each registered kind and runs them. Each kind sweeps on its own
+ * timer: a slow kind (a webhook receiver taking its full timeout, sweep after sweep) never holds
+ * up another (a bot to move, a clock run out). A kind's sweeps never overlap; a full batch sweeps
+ * that kind again at once, so a backlog (after a crash) drains without waiting for the timer.
  * On shutdown it stops claiming and lets the work in flight finish.
  */
 @Injectable()
@@ -15,8 +16,8 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DueWorkSweeper.name);
   private readonly kinds: DueWorkKind[] = [];
   private readonly settings: AppConfig['sweep'];
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
+  private readonly timers = new Map<DueWorkKind, NodeJS.Timeout>();
+  private readonly sweeping = new Map<DueWorkKind, Promise<void>>();
   private stopped = false;
 
   constructor(
@@ -32,41 +33,29 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    for (const kind of this.kinds) this.schedule(kind, 0);
   }
 
-  /** Stops sweeping and waits for the sweep in flight (its items' commands included). */
+  /** Stops sweeping and waits for the sweeps in flight (their items' commands included). */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.sweeping;
+    this.timers.forEach((timer) => clearTimeout(timer));
+    await Promise.all(this.sweeping.values());
   }
 
-  private schedule(delayMs: number): void {
+  private schedule(kind: DueWorkKind, delayMs: number): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.sweeping = this.sweep()
-        .catch((e: unknown) => {
-          // The database may be down for a moment: the next sweep tries again.
-          this.logger.warn(`sweep failed: ${e instanceof Error ? e.message : String(e)}`);
-          return false;
-        })
-        .then((full) => this.schedule(full ? 0 : this.settings.intervalMs))
-        .finally(() => (this.sweeping = undefined));
+    const timer = setTimeout(() => {
+      const sweep = this.sweepKind(kind)
+        .then((full) => this.schedule(kind, full ? 0 : this.settings.intervalMs))
+        .finally(() => this.sweeping.delete(kind));
+      this.sweeping.set(kind, sweep);
     }, delayMs);
-    this.timer.unref();
+    timer.unref();
+    this.timers.set(kind, timer);
   }
 
-  /**
-   * One sweep over every kind, the kinds side by side: a slow kind (a webhook receiver taking its
-   * full timeout) must not hold up another (a bot to move, a clock run out). True when some kind
-   * had a full batch (more may be due).
-   */
-  private async sweep(): Promise<boolean> {
-    const full = await Promise.all(this.kinds.map((kind) => this.sweepKind(kind)));
-    return full.some(Boolean);
-  }
-
+  /** One sweep of one kind: true when its batch was full (more may be due). */
   private async sweepKind(kind: DueWorkKind): Promise<boolean> {
     if (this.stopped) return false;
     let claimed: Awaited<ReturnType<DueWorkKind['claim']>>;

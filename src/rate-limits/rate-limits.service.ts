@@ -18,6 +18,7 @@ const WHAT: Record<RateBucket, string> = {
   register: 'registrations from this address',
   createMatch: 'matches created or joined',
   moves: 'match commands',
+  webhooks: 'webhook changes and redeliveries',
 };
 
 /** A refusal for going over a budget: RATE_LIMITED with `extensions.retryAfter` in whole seconds. */

@@ -3,6 +3,7 @@ import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '
 import { ApiError } from '../common/api-error.js';
 import { AuthGuard, CurrentPlayer } from '../players/auth.js';
 import { Player } from '../players/models/player.model.js';
+import { RateLimited } from '../rate-limits/rate-limit.guard.js';
 import { CreateWebhookInput, UpdateWebhookInput, Webhook, WebhookDelivery, WebhookDeliveryConnection, WebhookWithSecret } from './webhooks.models.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -22,18 +23,21 @@ export class WebhooksResolver {
       'Adds a webhook endpoint for the caller; returns it with its signing secret, shown only here. Messages are signed per the Standard Webhooks spec (README "Receiving webhooks").',
   })
   @UseGuards(AuthGuard)
+  @RateLimited('webhooks')
   createWebhook(@CurrentPlayer() me: Player, @Args('input') input: CreateWebhookInput): Promise<WebhookWithSecret> {
     return this.webhooks.create(me.id, input.url, input.events);
   }
 
   @Mutation(() => Webhook, { description: "Changes an endpoint's URL, events or enabled state." })
   @UseGuards(AuthGuard)
+  @RateLimited('webhooks')
   updateWebhook(@CurrentPlayer() me: Player, @Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateWebhookInput): Promise<Webhook> {
     return this.webhooks.update(me.id, id, input);
   }
 
   @Mutation(() => Boolean, { description: 'Deletes an endpoint with its delivery log; its pending messages are not sent.' })
   @UseGuards(AuthGuard)
+  @RateLimited('webhooks')
   deleteWebhook(@CurrentPlayer() me: Player, @Args('id', { type: () => ID }) id: string): Promise<boolean> {
     return this.webhooks.delete(me.id, id);
   }
@@ -42,6 +46,7 @@ export class WebhooksResolver {
     description: 'A new signing secret (shown only here). For 24 h, messages carry signatures with both the new and the previous secret.',
   })
   @UseGuards(AuthGuard)
+  @RateLimited('webhooks')
   rotateWebhookSecret(@CurrentPlayer() me: Player, @Args('id', { type: () => ID }) id: string): Promise<WebhookWithSecret> {
     return this.webhooks.rotate(me.id, id);
   }
@@ -59,6 +64,7 @@ export class WebhooksResolver {
 
   @Mutation(() => WebhookDelivery, { description: 'Sends a message again, now, with the same `webhook-id` (and new retries if it fails).' })
   @UseGuards(AuthGuard)
+  @RateLimited('webhooks')
   redeliverWebhook(@CurrentPlayer() me: Player, @Args('deliveryId', { type: () => ID }) deliveryId: string): Promise<WebhookDelivery> {
     return this.webhooks.redeliver(me.id, deliveryId);
   }

@@ -25,6 +25,7 @@ export const UNLIMITED: Record<string, string> = {
   RATE_LIMIT_REGISTER: 'off',
   RATE_LIMIT_CREATE_MATCH: 'off',
   RATE_LIMIT_MOVES: 'off',
+  RATE_LIMIT_WEBHOOKS: 'off',
   MAX_WAITING_MATCHES: '10000',
 };
 
