@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { EVENT_BUS, type InMemoryEventBus } from '../src/realtime/event-bus.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
@@ -60,6 +62,54 @@ describe('myTurns: a feed a bot can live on', () => {
       expect(new Set(versions).size).toBe(versions.length);
     }
     await Promise.all([moverFeed.close(), waiterFeed.close()]);
+  });
+
+  it('after a resync (signals may have been missed) pushes the turns that began meanwhile', async () => {
+    const { id, bySeat } = await twoPlayer();
+    const turn = (await viewOf(bySeat.get(0)!, id)).turn!;
+    const mover = bySeat.get(turn)!;
+    const waiter = bySeat.get(1 - turn)!;
+    const feed = new Subscriber<Pushed>(app.url, waiter.token).subscribe(S_TURNS, {}, pick);
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+      // The move that hands the waiter the turn is never signalled, as a dropped LISTEN connection loses it.
+      const bus = app.server.app.get<InMemoryEventBus>(EVENT_BUS);
+      const lost = jest.spyOn(bus, 'publish').mockImplementationOnce(async () => {});
+      const me = await viewOf(mover, id);
+      const played = await mover.request<{ playTile: Pushed }>(PLAY, {
+        i: { matchId: id, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end, expectedVersion: me.version },
+      });
+      expect(lost).toHaveBeenCalled();
+      lost.mockRestore();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(feed.received).toEqual([]);
+      bus.resync();
+      await feed.until((r) => r.length >= 1);
+      expect(feed.received).toEqual([expect.objectContaining({ id, version: played.playTile.version, turn: 1 - turn, mySeat: 1 - turn })]);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it('catches up on more turns than its queue holds, a page at a time, without falling behind', async () => {
+    const small = await startTestApp({ WS_SUBSCRIPTION_QUEUE: '10' });
+    try {
+      const p = await small.player('many-turns');
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push((await p.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch.id);
+      // The bot moves first where it leads: wait until every match is the player's to move.
+      for (const id of ids) {
+        const deadline = Date.now() + 10_000;
+        while ((await viewOf(p, id)).turn !== (await viewOf(p, id)).mySeat && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      }
+      const feed = new Subscriber<Pushed>(small.url, p.token).subscribe(S_TURNS, {}, pick);
+      await feed.until((r) => new Set(r.map((m) => m.id)).size >= ids.length, 10_000);
+      expect(new Set(feed.received.map((m) => m.id))).toEqual(new Set(ids));
+      expect(feed.closedWith).toBeNull();
+      await feed.close();
+    } finally {
+      await small.close();
+    }
   });
 
   it('pushes the match once more when the opponent resigns', async () => {

@@ -50,8 +50,11 @@ export class MatchFeedService {
     // written first, so its sender never waits on a fan-out to thousands of sockets. Signals keep
     // their order (setImmediate runs callbacks first in, first out).
     bus.onSignal((signal) => setImmediate(() => this.dispatch(signal)));
-    // Signals may have been missed: every open match feed reads what it missed from the table.
-    bus.onResync(() => this.byMatch.forEach((listeners) => listeners.forEach((l) => l('resync'))));
+    // Signals may have been missed: every open match feed reads what it missed from the table, and
+    // every myTurns feed the turns that are its player's now.
+    bus.onResync(() => {
+      for (const map of [this.byMatch, this.byPlayer]) map.forEach((listeners) => listeners.forEach((l) => l('resync')));
+    });
   }
 
   private dispatch(signal: MatchSignal): void {
@@ -165,23 +168,35 @@ export class MatchFeedService {
    */
   myTurns(player: Player, fellBehind: () => void = () => {}): AsyncIterableIterator<{ myTurns: Match }> {
     const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener), this.maxQueued, fellBehind);
-    const pushedAt = new Map<string, number>(); // match id → version last pushed, while the match is live
+    // Match id → version last pushed; kept once a match is over too, so its end and its rematch
+    // offer, read late, are never pushed twice at one version (a few entries per match played).
+    const pushedAt = new Map<string, number>();
     const push = (record: LoadedMatch): void => {
       if ((pushedAt.get(record.id) ?? -1) >= record.version) return;
-      const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
-      if (over) pushedAt.delete(record.id);
-      else pushedAt.set(record.id, record.version);
+      pushedAt.set(record.id, record.version);
       out.push({ myTurns: matchModel(record, player) });
     };
     const isMyTurn = (r: LoadedMatch) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
-    let queue: Promise<void> = (async () => {
-      for (const id of await this.turns.turnsOf(player.id)) {
-        const record = await this.repo.find(id);
-        if (record && isMyTurn(record)) push(record);
+    // Every match where it is the caller's turn, at the reader's pace: a player may have thousands,
+    // so a page is read only once the reader took the previous one (the queue never overflows),
+    // and nothing more is read once the subscription is gone.
+    const page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
+    const catchUp = async (): Promise<void> => {
+      const turns = await this.turns.turnsOf(player.id);
+      for (let i = 0; i < turns.length && !out.ended; i += page) {
+        const records = await Promise.all(turns.slice(i, i + page).map((t) => this.latest(t.id, t.version)));
+        for (const record of records) if (record && isMyTurn(record)) push(record);
+        await out.drained();
       }
-    })();
+    };
+    let queue: Promise<void> = catchUp();
     const listener: Listener = (s) => {
-      if (s === 'resync') return; // a turn handed over meanwhile shows in `match`; it is not replayed
+      // Signals may have been missed (the transport reconnected): every turn that is the caller's
+      // now is pushed again, unless it was already pushed at that version.
+      if (s === 'resync') {
+        queue = queue.then(catchUp).catch((e: unknown) => this.logger.error(e));
+        return;
+      }
       queue = queue
         .then(async () => {
           const record = await this.latest(s.matchId, s.version);
