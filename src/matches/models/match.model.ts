@@ -134,7 +134,7 @@ export class MatchEvent {
   seq!: number;
   @Field({
     description:
-      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED, RESIGNED, MATCH_EXPIRED or REMATCH_OFFERED. A String because the published contract fixes it so; kind is the same value as an enum, TIMED_OUT or DEADLINE_SOON. A String because the published contract fixes it so; kind is the same value as an enum.',
+      'One of the MatchEventType values: PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, MATCH_STARTED, ROUND_STARTED, TILE_PLAYED, TILE_DRAWN, TURN_PASSED, ROUND_ENDED, MATCH_FINISHED, RESIGNED, MATCH_EXPIRED, REMATCH_OFFERED, TIMED_OUT or DEADLINE_SOON. A String because the published contract fixes it so; kind is the same value as an enum.',
   })
   type!: string;
   @Field(() => MatchEventType, { description: 'What happened: the value of type, as an enum (for clients that generate types from the schema).' })
