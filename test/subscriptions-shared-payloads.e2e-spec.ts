@@ -175,4 +175,37 @@ describe('shared subscription payloads', () => {
     live.terminate();
     caughtUp.terminate();
   });
+  it("a spectator's payload resolves the rematch as a spectator's: a player of the rematch watching the old match shares no hand", async () => {
+    const [a, b, x] = [await app.player('ra'), await app.player('rb'), await app.player('rx')];
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    const old = createMatch.id;
+    await b.request(M_JOIN, { id: old });
+    await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id: old });
+    const { rematch } = await a.request<{ rematch: { id: string } }>('mutation($id: ID!) { rematch(matchId: $id) { id } }', { id: old });
+    // X sat in neither seat of the old match, and takes the rematch's free seat: it starts.
+    const joined = await x.request<{ joinMatch: MatchT }>(M_JOIN, { id: rematch.id });
+    expect(joined.joinMatch.status).toBe('IN_PROGRESS');
+    const doc =
+      'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { mySeat rematch { id mySeat myHand { high low } } } } }';
+    type RematchEv = { seq: number; match: { mySeat: number | null; rematch: { id: string; mySeat: number | null; myHand: Tile[] | null } | null } };
+    const last = (await viewOf(a, old)).version;
+    // X watches first (its view of the old match is a spectator's), then an anonymous socket, same text.
+    const byX = new Subscriber<RematchEv>(app.url, x.token).subscribe(doc, { id: old }, (d) => d.matchEvents as RematchEv);
+    const anon = new Subscriber<RematchEv>(app.url).subscribe(doc, { id: old }, (d) => d.matchEvents as RematchEv);
+    try {
+      for (const feed of [byX, anon]) await feed.until((r) => r.some((e) => e.match.rematch?.id === rematch.id));
+      for (const feed of [byX, anon])
+        for (const e of feed.received)
+          expect({ seq: e.seq, mySeat: e.match.mySeat, rematchHand: e.match.rematch?.myHand ?? null }).toEqual({
+            seq: e.seq,
+            mySeat: null,
+            rematchHand: null,
+          });
+      // X sees its own hand where it sits: in the rematch itself.
+      expect((await viewOf(x, rematch.id)).myHand!.length).toBeGreaterThan(0);
+      expect(last).toBeGreaterThan(0);
+    } finally {
+      await Promise.all([byX.close(), anon.close()]);
+    }
+  });
 });

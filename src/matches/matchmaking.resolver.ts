@@ -58,8 +58,17 @@ export class MatchmakingResolver {
     return this.matchmaking.rematch(player, matchId, clientSeed);
   }
 
-  @ResolveField('rematch', () => Match, { nullable: true, description: 'The rematch of this match, once a player asked for one (rematch).' })
-  rematchOfThis(@Parent() match: Match, @CurrentPlayer() viewer: Player | null): Promise<Match | null> | null {
-    return match.ref.rematchId ? this.matchmaking.find(match.ref.rematchId, viewer) : null;
+  @ResolveField('rematch', () => Match, {
+    nullable: true,
+    description:
+      "The rematch of this match, once a player asked for one (rematch), as this match's viewer sees it: a player of this match as themselves, anyone else as a spectator (read the rematch itself to see your seat in it).",
+  })
+  rematchOfThis(@Parent() match: Match, @CurrentPlayer() caller: Player | null): Promise<Match | null> | null {
+    if (!match.ref.rematchId) return null;
+    // A match event's payload is built once per view of the match (a seat, or every spectator)
+    // and executed once for all who share it (shared-execution.ts): the rematch must follow from
+    // that view, not from whoever's context ran it. A seat's view is only ever its own player's;
+    // a spectator's is shared by the anonymous and by players of the rematch alike.
+    return this.matchmaking.find(match.ref.rematchId, match.ref.viewerSeat === null ? null : caller);
   }
 }
