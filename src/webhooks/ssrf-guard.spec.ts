@@ -2,7 +2,8 @@ import { guardedLookup, isPublicAddress, urlProblem } from './ssrf-guard.js';
 
 describe('the SSRF guard', () => {
   it('tells public addresses from private, loopback, link-local, ULA and multicast ones', () => {
-    for (const a of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPublicAddress(a)).toBe(true);
+    for (const a of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8'])
+      expect(isPublicAddress(a)).toBe(true);
     for (const a of [
       '127.0.0.1',
       '10.0.0.1',
@@ -20,6 +21,10 @@ describe('the SSRF guard', () => {
       'ff02::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      '::7f00:1',
+      '64:ff9b:1::a00:1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '2002:7f00:1::1',
       'not-an-ip',
     ])
       expect(isPublicAddress(a)).toBe(false);
