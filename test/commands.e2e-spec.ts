@@ -1,4 +1,5 @@
 import { PrismaService } from '../src/database/prisma.service.js';
+import { MatchCache } from '../src/matches/match-cache.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
@@ -226,6 +227,16 @@ describe('commands: races, idempotency and typed errors', () => {
     expect(await count()).toBe(0);
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1, rules: { handSize: 2 } } });
     expect(createMatch.status).toBe('IN_PROGRESS');
+    expect(await count()).toBe(1);
+    // Nor a rematch of one stored before the rule: it would be the same match again.
+    await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id: createMatch.id });
+    await prisma.$executeRaw`UPDATE "Match" SET "rules" = jsonb_set("rules", '{handSize}', '1') WHERE "id" = ${createMatch.id}::uuid`;
+    app.server.app.get(MatchCache).forget(createMatch.id);
+    const rematch = await a.raw('mutation($id: ID!) { rematch(matchId: $id) { id } }', { id: createMatch.id });
+    expect(rematch.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      problems: ['handSize must be at least 2 on this server (got 1)'],
+    });
     expect(await count()).toBe(1);
   });
 

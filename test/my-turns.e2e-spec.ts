@@ -1,9 +1,12 @@
 import { jest } from '@jest/globals';
+import { MatchCache } from '../src/matches/match-cache.js';
+import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { EVENT_BUS, type InMemoryEventBus } from '../src/realtime/event-bus.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
 import { Subscriber } from './support/ws.js';
 
 const S_TURNS = `subscription { myTurns { id status version turn mySeat legalMoves { tile { high low } end } canDraw winner { index } } }`;
@@ -91,7 +94,7 @@ describe('myTurns: a feed a bot can live on', () => {
     }
   });
 
-  it('catches up on more turns than its queue holds, a page at a time, without falling behind', async () => {
+  it('catches up on more turns than its queue holds, a page at a time, without falling behind, and stops once the reader is gone', async () => {
     const small = await startTestApp({ WS_SUBSCRIPTION_QUEUE: '10' });
     try {
       const p = await small.player('many-turns');
@@ -107,6 +110,25 @@ describe('myTurns: a feed a bot can live on', () => {
       expect(new Set(feed.received.map((m) => m.id))).toEqual(new Set(ids));
       expect(feed.closedWith).toBeNull();
       await feed.close();
+
+      // A reader that goes away at once: the catch-up reads at most the page in flight, not every match.
+      const cache = small.server.app.get(MatchCache);
+      for (const id of ids) cache.forget(id);
+      const repo = small.server.app.get(MatchesRepository);
+      const reads = [jest.spyOn(repo, 'find'), jest.spyOn(repo, 'findMany')];
+      try {
+        const gone = new RawWs(small.url, { token: p.token });
+        await gone.ready();
+        gone.subscribe('t', S_TURNS);
+        gone.send({ id: 't', type: 'complete' });
+        await new Promise((r) => setTimeout(r, 500));
+        gone.terminate();
+        const [single, many] = reads.map((r) => r.mock.calls);
+        const asked = single.length + many.reduce((n, [page]) => n + (page as string[]).length, 0);
+        expect(asked).toBeLessThanOrEqual(5); // one page: half the queue of 10
+      } finally {
+        reads.forEach((r) => r.mockRestore());
+      }
     } finally {
       await small.close();
     }

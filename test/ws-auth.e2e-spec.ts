@@ -149,6 +149,11 @@ describe('graphql-ws errors: one shape and one mask, as on HTTP', () => {
       { params: {}, subscribe: { query: 'subscription($a: Int) { matchEvents(matchId: "x", afterSeq: $a) { seq } }', variables: { a: 'nope' } } },
       'BAD_USER_INPUT',
     ],
+    [
+      'a document of two operations with no operationName',
+      { params: {}, subscribe: { query: 'query A { __typename } query B { __typename }' } },
+      'OPERATION_RESOLUTION_FAILURE',
+    ],
   ])('refuses %s with one error message (no next, no complete)', async (_name, opts, code) => {
     const { type, errors } = await answer(opts);
     expect({ type, codes: errors.map((e) => e.code) }).toEqual({ type: 'error', codes: [code] });

@@ -47,6 +47,11 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped) return;
     const timer = setTimeout(() => {
       const sweep = this.sweepKind(kind)
+        .catch((e: unknown) => {
+          // Whatever went wrong, the kind is swept again at the next interval.
+          this.logger.error(`sweep of ${kind.name} failed: ${e instanceof Error ? e.stack : String(e)}`);
+          return false;
+        })
         .then((full) => this.schedule(kind, full ? 0 : this.settings.intervalMs))
         .finally(() => this.sweeping.delete(kind));
       this.sweeping.set(kind, sweep);

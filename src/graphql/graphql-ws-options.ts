@@ -4,6 +4,7 @@ import {
   OperationTypeNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type FormattedExecutionResult,
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
@@ -42,6 +43,14 @@ export interface GraphqlWsLimitsDeps {
  */
 export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<ServerOptions<Record<string, unknown> | undefined, unknown>> {
   const documents = new OperationCache(deps.limits.operationCacheBytes);
+  // A shared event's result (shared-execution.ts) reaches every subscriber of its view as one
+  // object: a failure in it is formatted (and logged, and counted) once, not once per socket.
+  const formatted = new WeakMap<ExecutionResult, FormattedExecutionResult>();
+  const withFormattedErrors = (result: ExecutionResult): FormattedExecutionResult => {
+    let out = formatted.get(result);
+    if (!out) formatted.set(result, (out = { ...result, errors: result.errors!.map((e) => deps.formatError(e.toJSON(), e)) }));
+    return out;
+  };
   return {
     connectionInitWaitTimeout: deps.limits.initTimeoutMs,
     // An event pushed to many subscribers is executed once per distinct selection (shared-execution.ts).
@@ -72,14 +81,14 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
         if (errors.length > 0) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
         documents.remember(payload.query, document);
       }
+      if (!getOperationAST(document, payload.operationName)) return [operationResolutionError(payload.operationName)];
       const costly = deps.queries.costError(schema, document, payload.variables, payload.operationName);
       if (costly) return [costly];
       return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
     },
     onOperation: (_ctx, _id, _payload, args, result) => refusedAsError(args, result),
     // Results with errors only: a shared payload without errors is written before this hook (shared-execution.ts).
-    onNext: (_ctx, _id, _payload, _args, result) =>
-      result.errors ? { ...result, errors: result.errors.map((e) => deps.formatError(e.toJSON(), e)) } : undefined,
+    onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? withFormattedErrors(result) : undefined),
     onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),
   };
 }
@@ -99,6 +108,14 @@ function refusedAsError(
   if (getOperationAST(args.document, args.operationName)?.operation !== OperationTypeNode.SUBSCRIPTION) return undefined;
   const refusal = result.errors[0];
   return { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(refusal) }) };
+}
+
+/** A document whose operation to run cannot be told (several and no name, or an unknown name), as Apollo answers it on HTTP. */
+function operationResolutionError(operationName: string | null | undefined): GraphQLError {
+  const message = operationName
+    ? `Unknown operation named "${operationName}".`
+    : 'Must provide operation name if query contains multiple operations.';
+  return new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
 }
 
 /** The code Apollo gives the same refusal on HTTP, so both transports answer alike. */

@@ -125,3 +125,20 @@ export function newMatchFrom(
   };
   return { match, empty };
 }
+
+/**
+ * The engine plays hands of 1 tile, but this server starts no such match (createMatch, and a
+ * rematch of one stored before): the leader goes out on the round's first move, leads the next,
+ * and so on, so a table of bots would play a whole match of up to 1,000 rounds on its own, a
+ * commit each, for one request (and two accounts could farm rated wins a tile at a time). From 2
+ * tiles every seat has a turn before a round can end by a domino. Stored ones still load, replay
+ * and export.
+ */
+export const MIN_HAND_SIZE = 2;
+
+/** What this server refuses to start beyond the engine's own rules (validateSetup). */
+export function serverSetupProblems(rules: Rules): string[] {
+  if (Number.isInteger(rules.handSize) && rules.handSize < MIN_HAND_SIZE)
+    return [`handSize must be at least ${MIN_HAND_SIZE} on this server (got ${rules.handSize})`];
+  return [];
+}

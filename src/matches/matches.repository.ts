@@ -86,6 +86,12 @@ export class MatchesRepository {
     return rows[0] ? loadedMatch(rows[0]) : null;
   }
 
+  /** These matches (those that exist), in one round trip: a myTurns catch-up reads a page at once. */
+  async findMany(ids: readonly string[]): Promise<LoadedMatch[]> {
+    const rows = await this.prisma.poolQuery<MatchRow>(Prisma.sql`SELECT ${MATCH_COLUMNS} FROM "Match" m WHERE m."id" = ANY(${[...ids]}::uuid[])`);
+    return rows.map(loadedMatch);
+  }
+
   /**
    * A new match and its first command (the creator sits down, and with bots in every other seat
    * the deal) in ONE transaction, so that no crash can leave a match its creator does not sit

@@ -11,7 +11,7 @@ import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-
 import { decideResign, decideServerMove, decideTurn } from './decide-turn.js';
 import { resolveClock } from './clock/clock-settings.js';
 import { clientSeedOrRandom, randomClientSeed } from './fair-deal-secrets.js';
-import { newMatchFrom, settingsFor } from './match-settings.js';
+import { newMatchFrom, serverSetupProblems, settingsFor } from './match-settings.js';
 import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
 import { matchModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
@@ -22,15 +22,6 @@ import type { Match } from './models/match.model.js';
  * Application service: wires each command to its pure decision (decide-*.ts) and runs it through
  * CommandRunner, which loads, commits and announces.
  */
-/**
- * The engine plays hands of 1 tile, but this server starts no such match: the leader goes out on
- * the round's first move, leads the next, and so on, so a table of bots would play a whole match
- * of up to 1,000 rounds on its own, a commit each, for one createMatch (and two accounts could
- * farm rated wins a tile at a time). From 2 tiles every seat has a turn before a round can end by
- * a domino. Matches stored with 1 tile still load, replay and export.
- */
-export const MIN_HAND_SIZE = 2;
-
 @Injectable()
 export class MatchesService {
   private readonly maxWaiting: number;
@@ -57,8 +48,7 @@ export class MatchesService {
     const rules = this.rulesOf(input);
     const clock = input.clock ? resolveClock(input.clock, this.clockMinSeconds) : null;
     const problems = validateSetup(seats, partnerships, rules);
-    if (Number.isInteger(rules.handSize) && rules.handSize < MIN_HAND_SIZE)
-      problems.push(`handSize must be at least ${MIN_HAND_SIZE} on this server (got ${rules.handSize})`);
+    problems.push(...serverSetupProblems(rules));
     if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);

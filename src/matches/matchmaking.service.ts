@@ -9,7 +9,7 @@ import { decideRematch, decideRematchSeat, rematchOffered } from './decide-remat
 import { decideJoin, seatPlayer } from './decide-seating.js';
 import { clientSeedOrRandom } from './fair-deal-secrets.js';
 import { AlreadyRematched, VersionConflict, WaitingCapReached } from './loaded-match.js';
-import { newMatchFrom, normalizeInviteCode, settingsOf } from './match-settings.js';
+import { newMatchFrom, normalizeInviteCode, serverSetupProblems, settingsOf } from './match-settings.js';
 import { matchModel } from './match-view.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import type { Match } from './models/match.model.js';
@@ -60,6 +60,8 @@ export class MatchmakingService {
         const after = await this.capped(() => this.runner.run(plan.join, (r) => decideRematchSeat(r, joiner, plan.seat)));
         return matchModel(after, player);
       }
+      const problems = serverSetupProblems(finished.rules);
+      if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', `no rematch of this match: ${problems.join('; ')}`, { problems });
       const { match, empty } = newMatchFrom(settingsOf(finished), player.id, plan.create.links);
       const first = seatPlayer(empty, joiner, plan.create.seat);
       try {

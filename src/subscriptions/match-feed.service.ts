@@ -20,6 +20,8 @@ type Listener = (signal: MatchSignal | 'resync') => void;
 
 /** Stored events read per statement in a catch-up. */
 const PAGE = 500;
+/** Ended matches a myTurns feed remembers the pushed version of (see `push` in myTurns). */
+const RECENTLY_ENDED = 64;
 
 /**
  * Per-process fan-out of match signals to subscriptions. A subscriber never trusts the signal's
@@ -168,12 +170,19 @@ export class MatchFeedService {
    */
   myTurns(player: Player, fellBehind: () => void = () => {}): AsyncIterableIterator<{ myTurns: Match }> {
     const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener), this.maxQueued, fellBehind);
-    // Match id → version last pushed; kept once a match is over too, so its end and its rematch
-    // offer, read late, are never pushed twice at one version (a few entries per match played).
+    // Match id → version last pushed, while the match is live; the ended ones of late go on in
+    // a short list, so an end and its rematch offer read late are never pushed twice at one
+    // version, while a feed that lives for days holds no entry for every match it ever saw.
     const pushedAt = new Map<string, number>();
+    const endedAt = new Map<string, number>();
     const push = (record: LoadedMatch): void => {
-      if ((pushedAt.get(record.id) ?? -1) >= record.version) return;
-      pushedAt.set(record.id, record.version);
+      if ((pushedAt.get(record.id) ?? endedAt.get(record.id) ?? -1) >= record.version) return;
+      if (record.status === 'FINISHED' || record.status === 'ABANDONED') {
+        pushedAt.delete(record.id);
+        endedAt.delete(record.id); // re-insert: Map order is recency order
+        endedAt.set(record.id, record.version);
+        if (endedAt.size > RECENTLY_ENDED) endedAt.delete(endedAt.keys().next().value!);
+      } else pushedAt.set(record.id, record.version);
       out.push({ myTurns: matchModel(record, player) });
     };
     const isMyTurn = (r: LoadedMatch) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
@@ -184,8 +193,7 @@ export class MatchFeedService {
     const catchUp = async (): Promise<void> => {
       const turns = await this.turns.turnsOf(player.id);
       for (let i = 0; i < turns.length && !out.ended; i += page) {
-        const records = await Promise.all(turns.slice(i, i + page).map((t) => this.latest(t.id, t.version)));
-        for (const record of records) if (record && isMyTurn(record)) push(record);
+        for (const record of await this.freshest(turns.slice(i, i + page))) if (isMyTurn(record)) push(record);
         await out.drained();
       }
     };
@@ -232,6 +240,15 @@ export class MatchFeedService {
     const events = record?.committedEvents;
     if (!events?.length || events[0].seq > afterSeq + 1 || record!.lastEventSeq <= afterSeq) return null;
     return events.filter((e) => e.seq > afterSeq).slice(0, limit);
+  }
+
+  /** These matches at these versions or later: from the cache when it is that fresh, the rest in one read. */
+  private async freshest(wanted: readonly { id: string; version: number }[]): Promise<LoadedMatch[]> {
+    const cached = wanted.map((w) => this.cache.get(w.id)).map((c, i) => (c && c.version >= wanted[i].version ? c : null));
+    const missing = wanted.filter((_, i) => !cached[i]).map((w) => w.id);
+    const read = new Map((missing.length > 0 ? await this.repo.findMany(missing) : []).map((r) => [r.id, r]));
+    // In the order asked (the player's matches, oldest first).
+    return wanted.map((w, i) => cached[i] ?? read.get(w.id)).filter((r): r is LoadedMatch => r !== undefined);
   }
 
   /** The match at `version` or later: the cache when it is that fresh, else one shared read. */
