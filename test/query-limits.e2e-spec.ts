@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { MATCH_FIELDS, ROUND_FIELDS } from './support/fragments.js';
 import type { GqlErrorShape } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
+import { viewOf, waitForHuman } from './support/driver.js';
 
 /**
  * Query limits (src/limits): the same refusals over HTTP and graphql-ws, each naming its limit
@@ -153,5 +154,55 @@ describe('query limits are configuration', () => {
     expect(body.errors![0].message).toMatch(/exceeds the limit of 50 \(GRAPHQL_MAX_COST\)/);
     const tokens = await app.anon.raw(`query { ${'__typename '.repeat(120)}}`);
     expect(tokens.body.errors![0].message).toBe('Query has more than 100 tokens (GRAPHQL_MAX_TOKENS)');
+  });
+});
+
+describe('rounds read are counted as they are read (GRAPHQL_MAX_ROUNDS)', () => {
+  let app: TestApp;
+  beforeAll(async () => (app = await startTestApp({ GRAPHQL_MAX_ROUNDS: '3' })));
+  afterAll(() => app.close());
+
+  it('answers the aliases of a match up to the limit and refuses the rest, counting each finished round once', async () => {
+    const p = await app.player('long-match');
+    const rules = { handSize: 2, targetScore: 10000 };
+    const { createMatch } = await p.request<{ createMatch: { id: string } }>(
+      'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }',
+      {
+        input: { seats: 2, bots: 1, rules },
+      },
+    );
+    const id = createMatch.id;
+    // Two-tile hands against a bot: rounds end within a few moves. Play until two are over.
+    for (let i = 0; i < 400; i++) {
+      await waitForHuman(p, id);
+      const me = await viewOf(p, id);
+      if (me.currentRound!.number > 2) break;
+      if (me.legalMoves.length > 0)
+        await p.request('mutation($i: PlayTileInput!) { playTile(input: $i) { id } }', {
+          i: { matchId: id, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end, expectedVersion: me.version },
+        });
+      else await p.request('mutation($i: TurnInput!) { drawTile(input: $i) { id } }', { i: { matchId: id, expectedVersion: me.version } });
+    }
+    const finished = (await viewOf(p, id)).currentRound!.number - 1;
+    // Every seat has a turn in a round of 2-tile hands: the loop stops with round 3 just begun.
+    expect(finished).toBe(2);
+    // One alias reads its 2 finished rounds: within the 3 allowed.
+    const one = await app.anon.raw('query($id: ID!) { match(id: $id) { rounds { number } } }', { id });
+    expect(one.body).toEqual({ data: { match: { rounds: Array.from({ length: finished + 1 }, (_, i) => ({ number: i + 1 })) } } });
+    // Two aliases of it read twice as many: the second is refused before its rounds are built.
+    const two = await app.anon.raw('query($id: ID!) { a: match(id: $id) { rounds { number } } b: match(id: $id) { rounds { number } } }', { id });
+    expect(two.body.errors?.[0]).toMatchObject({
+      message: 'Query reads more than 3 rounds (GRAPHQL_MAX_ROUNDS): ask for fewer matches at once',
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_ROUNDS', max: 3 },
+    });
+    const data = two.body.data as { a: unknown; b: unknown } | null;
+    expect(data === null || data.a === null || data.b === null).toBe(true);
+    // A subscription is not counted: its events share one read per view.
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    ws.subscribe('s', 'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { rounds { number } } } }', { id });
+    await ws.until(() => ws.of('s').length >= 3);
+    expect(ws.of('s').every((m) => m.type === 'next' && !(m.payload as { errors?: unknown }).errors)).toBe(true);
+    ws.terminate();
   });
 });

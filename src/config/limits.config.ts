@@ -13,6 +13,7 @@ export const limitsEnvSchema = {
   GRAPHQL_MAX_ALIASES: int(0, 10_000, 30),
   GRAPHQL_MAX_TOKENS: int(100, 1_000_000, 2_000),
   GRAPHQL_MAX_COST: int(1, 100_000_000, 150_000),
+  GRAPHQL_MAX_ROUNDS: int(1, 10_000_000, 2_000),
   GRAPHQL_INTROSPECTION: flag.optional(),
   GRAPHQL_SUGGESTIONS: flag.optional(),
   WS_MAX_PAYLOAD_BYTES: int(1_024, 100 * 1024 * 1024, 64 * 1024),
@@ -34,7 +35,16 @@ export const limitsEnvSchema = {
 type LimitsEnv = z.output<z.ZodObject<typeof limitsEnvSchema>>;
 
 export interface Limits {
-  query: { maxDepth: number; maxAliases: number; maxTokens: number; maxCost: number; introspection: boolean; suggestions: boolean };
+  query: {
+    maxDepth: number;
+    maxAliases: number;
+    maxTokens: number;
+    maxCost: number;
+    /** rounds one query or mutation may read, counted as they are read (Match.rounds) */
+    maxRounds: number;
+    introspection: boolean;
+    suggestions: boolean;
+  };
   ws: {
     maxPayloadBytes: number;
     maxSubscriptionsPerSocket: number;
@@ -60,6 +70,7 @@ export function limitsFrom(env: LimitsEnv, production: boolean): Limits {
       maxAliases: env.GRAPHQL_MAX_ALIASES,
       maxTokens: env.GRAPHQL_MAX_TOKENS,
       maxCost: env.GRAPHQL_MAX_COST,
+      maxRounds: env.GRAPHQL_MAX_ROUNDS,
       introspection: env.GRAPHQL_INTROSPECTION ?? !production,
       suggestions: env.GRAPHQL_SUGGESTIONS ?? !production,
     },

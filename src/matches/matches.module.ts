@@ -16,6 +16,7 @@ import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesResolver } from './matches.resolver.js';
 import { MatchesService } from './matches.service.js';
+import { RoundsBudget } from './rounds-budget.js';
 import { RoundsService } from './rounds.service.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import { MatchmakingResolver } from './matchmaking.resolver.js';
@@ -32,6 +33,7 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     CommandRunner,
     MatchesService,
     RoundsService,
+    RoundsBudget,
     BotsService,
     MatchesResolver,
     // Finding opponents and rematches

@@ -1,10 +1,12 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import { Args, Context, ID, Info, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { OperationTypeNode, type GraphQLResolveInfo } from 'graphql';
+import { AuthGuard, CurrentPlayer, type RequestContext } from '../players/auth.js';
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';
 import type { Player } from '../players/models/player.model.js';
 import { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { MatchesService } from './matches.service.js';
+import { RoundsBudget } from './rounds-budget.js';
 import { RoundsService } from './rounds.service.js';
 import { Match } from './models/match.model.js';
 import { Round } from './models/round.model.js';
@@ -15,6 +17,7 @@ export class MatchesResolver {
   constructor(
     private readonly matches: MatchesService,
     private readonly roundsService: RoundsService,
+    private readonly roundsBudget: RoundsBudget,
   ) {}
 
   @Query(() => Match, { nullable: true, description: "A match as the caller may see it (anyone may read a match's public view)." })
@@ -90,7 +93,9 @@ export class MatchesResolver {
   }
 
   @ResolveField(() => [Round], { description: 'Every round so far, in order; hands and draws are shown once a round is over.' })
-  rounds(@Parent() match: Match): Promise<Round[]> {
-    return this.roundsService.roundsOf(match);
+  rounds(@Parent() match: Match, @Context() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Round[]> {
+    // A subscription's events share one read per view of the match: only queries and mutations spend.
+    if (info.operation.operation === OperationTypeNode.SUBSCRIPTION) return this.roundsService.roundsOf(match);
+    return this.roundsService.roundsOf(match, (n) => this.roundsBudget.spend(context, n));
   }
 }

@@ -26,15 +26,20 @@ export class RoundsService {
     this.finished = new DataLoader((ids) => repo.finishedRoundsOf(ids), { cache: false });
   }
 
-  roundsOf(match: Match): Promise<Round[]> {
+  /**
+   * @param spend told how many finished rounds are about to be built, before they are (it may
+   *   throw to refuse them): a view's rounds are read once, so they are counted once
+   */
+  roundsOf(match: Match, spend: (rounds: number) => void = () => {}): Promise<Round[]> {
     let rounds = this.byView.get(match);
-    if (!rounds) this.byView.set(match, (rounds = this.read(match)));
+    if (!rounds) this.byView.set(match, (rounds = this.read(match, spend)));
     return rounds;
   }
 
-  private async read(match: Match): Promise<Round[]> {
+  private async read(match: Match, spend: (rounds: number) => void): Promise<Round[]> {
     if (!match.currentRound) return [];
     const finished = await this.finished.load(match.id);
+    spend(finished.length);
     const rounds = finished.map((r) =>
       finishedRoundModel(r.snapshot, match.rules as Rules, match.ref.revealedSecret(r.number, true), match.ref.timedOut),
     );
