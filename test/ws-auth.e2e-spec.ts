@@ -18,7 +18,7 @@ async function session(
     params?: Record<string, unknown>;
     headers?: Record<string, string>;
     protocol?: string | null;
-    subscribe?: { query: string; variables?: Record<string, unknown> };
+    subscribe?: { query: string; variables?: Record<string, unknown>; operationName?: string };
   },
 ): Promise<Outcome> {
   const url = app.url.replace(/^http/, 'ws') + '/graphql';
@@ -148,6 +148,11 @@ describe('graphql-ws errors: one shape and one mask, as on HTTP', () => {
       'matchEvents with a variable of the wrong type',
       { params: {}, subscribe: { query: 'subscription($a: Int) { matchEvents(matchId: "x", afterSeq: $a) { seq } }', variables: { a: 'nope' } } },
       'BAD_USER_INPUT',
+    ],
+    [
+      'an operationName the document does not hold',
+      { params: {}, subscribe: { query: 'query A { __typename }', operationName: 'B' } },
+      'OPERATION_RESOLUTION_FAILURE',
     ],
     [
       'a document of two operations with no operationName',

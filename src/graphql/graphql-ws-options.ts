@@ -112,9 +112,8 @@ function refusedAsError(
 
 /** A document whose operation to run cannot be told (several and no name, or an unknown name), as Apollo answers it on HTTP. */
 function operationResolutionError(operationName: string | null | undefined): GraphQLError {
-  const message = operationName
-    ? `Unknown operation named "${operationName}".`
-    : 'Must provide operation name if query contains multiple operations.';
+  const message =
+    operationName != null ? `Unknown operation named "${operationName}".` : 'Must provide operation name if query contains multiple operations.';
   return new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } });
 }
 

@@ -94,7 +94,8 @@ export class MatchesResolver {
 
   @ResolveField(() => [Round], { description: 'Every round so far, in order; hands and draws are shown once a round is over.' })
   rounds(@Parent() match: Match, @Context() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Round[]> {
-    // A subscription's events share one read per view of the match: only queries and mutations spend.
+    // Only queries and mutations spend: matchEvents' events share one read per view of the match,
+    // and myTurns reads only the caller's own matches, at the reader's pace.
     if (info.operation.operation === OperationTypeNode.SUBSCRIPTION) return this.roundsService.roundsOf(match);
     return this.roundsService.roundsOf(match, (n) => this.roundsBudget.spend(context, n));
   }

@@ -6,9 +6,10 @@ import type { RequestContext } from '../players/auth.js';
 /**
  * The query cost counts a match as 6 rounds (src/limits/query-cost.ts), but a match may hold up
  * to 1,000 (a high targetScore), and 30 aliases of one such match read 30,000 stored rounds for a
- * cost of a few thousand. So the rounds one query or mutation reads are counted as they are
- * read, before they are built, and past GRAPHQL_MAX_ROUNDS the rest are refused (their match
- * answers null with the error): the work stays bounded by what the limit allows.
+ * cost of a few thousand. So the rounds one query or mutation reads are counted before they are
+ * read, and past GRAPHQL_MAX_ROUNDS the rest are refused: the work stays bounded by what the
+ * limit allows. The refusal nulls the nearest field that may be null (`match(id)`; for a page of
+ * matches, whose fields may not be null, the whole answer).
  */
 @Injectable()
 export class RoundsBudget {

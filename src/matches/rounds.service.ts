@@ -6,6 +6,7 @@ import { finishedRoundModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
 import type { Match } from './models/match.model.js';
 import type { Round } from './models/round.model.js';
+import { RoundStatus } from './models/enums.js';
 
 /** The rounds of a match: finished ones from their stored snapshots, the live one from the view. */
 @Injectable()
@@ -27,7 +28,7 @@ export class RoundsService {
   }
 
   /**
-   * @param spend told how many finished rounds are about to be built, before they are (it may
+   * @param spend told how many finished rounds are about to be read, before they are (it may
    *   throw to refuse them): a view's rounds are read once, so they are counted once
    */
   roundsOf(match: Match, spend: (rounds: number) => void = () => {}): Promise<Round[]> {
@@ -37,13 +38,14 @@ export class RoundsService {
   }
 
   private async read(match: Match, spend: (rounds: number) => void): Promise<Round[]> {
-    if (!match.currentRound) return [];
+    const current = match.currentRound;
+    if (!current) return [];
+    // Spent from the view, before the read: a refused match's rounds are neither read nor built.
+    spend(current.status === RoundStatus.FINISHED ? current.number : current.number - 1);
     const finished = await this.finished.load(match.id);
-    spend(finished.length);
     const rounds = finished.map((r) =>
       finishedRoundModel(r.snapshot, match.rules as Rules, match.ref.revealedSecret(r.number, true), match.ref.timedOut),
     );
-    const current = match.currentRound;
     return rounds.some((r) => r.number === current.number) ? rounds : [...rounds, current];
   }
 }

@@ -14,7 +14,7 @@ export interface RequestContext {
   tokenHash: string | null;
   /** the client's address, for per-address rate limits */
   address: string;
-  /** rounds this operation read so far (Match.rounds, queries and mutations): see RoundsService.budgeted */
+  /** rounds this operation read so far (Match.rounds, queries and mutations): see RoundsBudget */
   roundsRead?: number;
   /** which transport carries the operation: HTTP can answer a refusal with its status code, and the fix for a missing token differs (a header, or connection params) */
   transport: 'http' | 'ws';
