@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { MatchFeedService } from '../src/subscriptions/match-feed.service.js';
+import { FeedRegistry } from '../src/subscriptions/feed-registry.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import type { GqlErrorShape } from './support/gql.js';
 import { growth, memoryAfterGc } from './support/memory.js';
@@ -172,7 +172,7 @@ describe('graphql-ws bounds (configured low)', () => {
     // socket's buffers fill within a few moves: graphql-ws's own keep-alive cuts a reader that
     // stops reading pings after 12–24 s, and the queue's bound must act well before that.
     for (let i = 0; i < 50; i++) await oneMove(bySeat, id);
-    const feeds = app.server.app.get(MatchFeedService);
+    const feeds = app.server.app.get(FeedRegistry);
     const heavy = EVENTS(
       `match { ${Array.from({ length: 30 }, (_, i) => `r${i}: rounds { moves { seq seat type tile { high low } end points count } }`).join(' ')} }`,
     );

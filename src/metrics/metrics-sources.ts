@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { WsConnections } from '../limits/ws-connections.js';
-import { MatchFeedService } from '../subscriptions/match-feed.service.js';
+import { FeedRegistry } from '../subscriptions/feed-registry.js';
 import { MetricsService } from './metrics.service.js';
 
 /** The figures read from their owners at scrape time: SQL statements, sockets, subscriptions, the pool. */
@@ -10,7 +10,7 @@ export class MetricsSources implements OnModuleInit {
   constructor(
     private readonly metrics: MetricsService,
     private readonly prisma: PrismaService,
-    private readonly feeds: MatchFeedService,
+    private readonly feeds: FeedRegistry,
     private readonly sockets: WsConnections,
   ) {}
 

@@ -1,70 +1,33 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { redactMove } from '../domain/index.js';
-import { APP_CONFIG, type AppConfig } from '../config/config.js';
-import type { EventWithMove, LoadedMatch } from '../matches/loaded-match.js';
-import { matchModel, moveModel, seatOf } from '../matches/match-view.js';
-import { MatchCache } from '../matches/match-cache.js';
-import { MatchesRepository } from '../matches/matches.repository.js';
+import type { EventWithMove } from '../matches/loaded-match.js';
+import { moveModel } from '../matches/match-view.js';
 import { assertMatchId } from '../matches/command-runner.js';
 import type { MatchEventType } from '../matches/models/enums.js';
 import type { Match, MatchEvent } from '../matches/models/match.model.js';
 import type { Player } from '../players/models/player.model.js';
-import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
+import { FeedReads } from './feed-reads.js';
+import { FeedRegistry, type FeedListener } from './feed-registry.js';
 import { PushIterator } from './push-iterator.js';
-import { TurnsRepository } from './turns.repository.js';
 import { ViewPayloads } from './view-payloads.js';
 
-/** A signal, or 'resync': signals may have been missed, so read the table again. */
-type Listener = (signal: MatchSignal | 'resync') => void;
-
-/** Stored events read per statement in a catch-up. */
-const PAGE = 500;
-/** Ended matches a myTurns feed remembers the pushed version of (see `push` in myTurns). */
-const RECENTLY_ENDED = 64;
-
 /**
- * Per-process fan-out of match signals to subscriptions. A subscriber never trusts the signal's
- * content for ordering: it reads every stored event after the last seq it delivered, so a
- * reconnect with `afterSeq`, a missed signal or a second instance all give the same gap-free,
- * duplicate-free sequence. Reads triggered by one signal are shared by every subscriber of the
- * match in this process.
+ * matchEvents: per-process fan-out of a match's events to its subscriptions. A subscriber never
+ * trusts the signal's content for ordering: it reads every stored event after the last seq it
+ * delivered, so a reconnect with `afterSeq`, a missed signal or a second instance all give the
+ * same gap-free, duplicate-free sequence. Reads triggered by one signal are shared by every
+ * subscriber of the match in this process (FeedReads).
  */
 @Injectable()
 export class MatchFeedService {
   private readonly logger = new Logger(MatchFeedService.name);
-  private readonly byMatch = new Map<string, Set<Listener>>();
-  private readonly byPlayer = new Map<string, Set<Listener>>();
-  private readonly reads = new Map<string, Promise<unknown>>();
   private readonly views = new ViewPayloads();
-  /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); `fellBehind` is called past it. */
-  private readonly maxQueued: number;
 
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
-    @Inject(EVENT_BUS) bus: EventBus,
-    private readonly repo: MatchesRepository,
-    private readonly cache: MatchCache,
-    private readonly turns: TurnsRepository,
-  ) {
-    this.maxQueued = config.limits.ws.subscriptionQueue;
-    // After the current I/O callbacks: a command publishes before it answers, and its answer is
-    // written first, so its sender never waits on a fan-out to thousands of sockets. Signals keep
-    // their order (setImmediate runs callbacks first in, first out).
-    bus.onSignal((signal) => setImmediate(() => this.dispatch(signal)));
-    // Signals may have been missed: every open match feed reads what it missed from the table, and
-    // every myTurns feed the turns that are its player's now.
-    bus.onResync(() => {
-      for (const map of [this.byMatch, this.byPlayer]) map.forEach((listeners) => listeners.forEach((l) => l('resync')));
-    });
-  }
-
-  private dispatch(signal: MatchSignal): void {
-    this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
-    const players = new Set(signal.endedFor);
-    if (signal.turnPlayerId) players.add(signal.turnPlayerId);
-    for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
-  }
+    private readonly registry: FeedRegistry,
+    private readonly reads: FeedReads,
+  ) {}
 
   /**
    * Every stored event after `afterSeq` (none when null: live only), then live ones. Once the match
@@ -80,8 +43,9 @@ export class MatchFeedService {
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
     // Thousands subscribe to one match at once (a reconnect wave): the cache or one shared read.
-    const cached = this.cache.get(matchId);
-    const record = cached ?? (await this.shared(`f:${matchId}`, () => this.repo.find(matchId)));
+    const { cache, repo } = this.reads;
+    const cached = cache.get(matchId);
+    const record = cached ?? (await this.reads.shared(`f:${matchId}`, () => repo.find(matchId)));
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     let delivered = afterSeq ?? record.lastEventSeq;
     // The newest record seen: once it is over and everything it holds was sent, nothing can follow.
@@ -96,10 +60,11 @@ export class MatchFeedService {
     // For the same reason a catch-up reads the table first, and so does the pull after a resync.
     let tableWanted = 1;
     let tableRead = afterSeq === null ? 1 : 0;
-    const out = new PushIterator<{ matchEvents: MatchEvent }>(() => this.remove(this.byMatch, matchId, listener), this.maxQueued, fellBehind);
+    let stop = () => {};
+    const out = new PushIterator<{ matchEvents: MatchEvent }>(() => stop(), this.registry.maxQueued, fellBehind);
     // A long catch-up is read a page at a time, each once the reader took the previous one, so
     // it never fills the bounded queue; live events (a few per command) are pushed as they come.
-    const page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
+    const page = this.registry.page;
     // Pull everything after `delivered`; signals arriving mid-pull trigger one more pull.
     const pull = async (): Promise<void> => {
       if (pulling) {
@@ -118,14 +83,14 @@ export class MatchFeedService {
             let events = fromCommit;
             if (!events) {
               const wanted = tableWanted;
-              events = await this.shared(`e:${matchId}:${delivered}:${page}`, () => this.repo.eventsAfter(matchId, delivered, page));
+              events = await this.reads.shared(`e:${matchId}:${delivered}:${page}`, () => repo.eventsAfter(matchId, delivered, page));
               tableRead = wanted;
             }
             if (events.length === 0) break;
             const upTo = events.at(-1)!.seq;
             // The commit that signalled usually left the record in the cache: no second read.
-            const cached = this.cache.get(matchId);
-            const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.shared(`m:${matchId}:${upTo}`, () => this.repo.find(matchId));
+            const cached = cache.get(matchId);
+            const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.reads.shared(`m:${matchId}:${upTo}`, () => repo.find(matchId));
             if (latest!.lastEventSeq >= known.lastEventSeq) known = latest!;
             // One view of the match per batch, built once for every subscriber with the same view.
             for (const p of this.views.batch(latest!, viewer, events, (e, match) => this.eventModel(e, match))) out.push(p);
@@ -146,12 +111,12 @@ export class MatchFeedService {
         pulling = false;
       }
     };
-    const listener: Listener = (s) => {
+    const listener: FeedListener = (s) => {
       if (s === 'resync') tableWanted++;
       else signalled = Math.max(signalled, s.lastSeq);
       if (s === 'resync' || s.lastSeq > delivered) void pull();
     };
-    this.add(this.byMatch, matchId, listener);
+    stop = this.registry.watchMatch(matchId, listener);
     // Live only, from a record taken in this same tick: any later commit signals the listener, so
     // there is nothing to read yet (after an await, a commit may have slipped in: read).
     const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
@@ -160,103 +125,14 @@ export class MatchFeedService {
   }
 
   /**
-   * The caller's matches where it is their turn: first every one where it is their turn now (a
-   * turn that began before the subscription is not lost), then each time a turn begins, and once
-   * more when a match of theirs ends (status FINISHED or ABANDONED), so a client living on this
-   * feed alone learns that a match is over whoever ended it (a resignation, a bot's winning play),
-   * and again when its rematch is offered (its matchEvents feed has completed by then).
-   * Work is done in signal order per subscription, and a match is never pushed twice at the same
-   * version, so the catch-up and a signal racing it give one push.
-   */
-  myTurns(player: Player, fellBehind: () => void = () => {}): AsyncIterableIterator<{ myTurns: Match }> {
-    const out = new PushIterator<{ myTurns: Match }>(() => this.remove(this.byPlayer, player.id, listener), this.maxQueued, fellBehind);
-    // Match id → version last pushed, while the match is live; the ended ones of late go on in
-    // a short list, so an end and its rematch offer read late are never pushed twice at one
-    // version, while a feed that lives for days holds no entry for every match it ever saw.
-    const pushedAt = new Map<string, number>();
-    const endedAt = new Map<string, number>();
-    const push = (record: LoadedMatch): void => {
-      if ((pushedAt.get(record.id) ?? endedAt.get(record.id) ?? -1) >= record.version) return;
-      if (record.status === 'FINISHED' || record.status === 'ABANDONED') {
-        pushedAt.delete(record.id);
-        endedAt.delete(record.id); // re-insert: Map order is recency order
-        endedAt.set(record.id, record.version);
-        if (endedAt.size > RECENTLY_ENDED) endedAt.delete(endedAt.keys().next().value!);
-      } else pushedAt.set(record.id, record.version);
-      out.push({ myTurns: matchModel(record, player) });
-    };
-    const isMyTurn = (r: LoadedMatch) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
-    // Every match where it is the caller's turn, at the reader's pace: a player may have thousands,
-    // so a page is read only once the reader took the previous one (the queue never overflows),
-    // and nothing more is read once the subscription is gone.
-    const page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
-    const catchUp = async (): Promise<void> => {
-      const turns = await this.turns.turnsOf(player.id);
-      for (let i = 0; i < turns.length && !out.ended; i += page) {
-        for (const record of await this.freshest(turns.slice(i, i + page))) if (isMyTurn(record)) push(record);
-        await out.drained();
-      }
-    };
-    let queue: Promise<void> = catchUp();
-    const listener: Listener = (s) => {
-      // Signals may have been missed (the transport reconnected): every turn that is the caller's
-      // now is pushed again, unless it was already pushed at that version.
-      if (s === 'resync') {
-        queue = queue.then(catchUp).catch((e: unknown) => this.logger.error(e));
-        return;
-      }
-      queue = queue
-        .then(async () => {
-          const record = await this.latest(s.matchId, s.version);
-          if (!record) return;
-          const ended = s.endedFor?.includes(player.id) && (record.status === 'FINISHED' || record.status === 'ABANDONED');
-          // A turn only if it is still the caller's when read (a fast opponent may be ahead).
-          if (ended || (s.turnPlayerId === player.id && isMyTurn(record))) push(record);
-        })
-        .catch((e: unknown) => this.logger.error(e));
-    };
-    queue = queue.catch((e: unknown) => {
-      this.logger.error(e);
-      out.fail(e);
-    });
-    this.add(this.byPlayer, player.id, listener);
-    return out;
-  }
-
-  /** Subscriptions open in this process (for the benchmark and health output). */
-  get openFeeds(): number {
-    let n = 0;
-    for (const s of this.byMatch.values()) n += s.size;
-    for (const s of this.byPlayer.values()) n += s.size;
-    return n;
-  }
-
-  /**
    * The events after `afterSeq` from the cached record's own commit, when that commit holds all of
    * them (it began at or before afterSeq + 1); else null, and the feed reads the table.
    */
   private committedAfter(matchId: string, afterSeq: number, limit: number): readonly EventWithMove[] | null {
-    const record = this.cache.get(matchId);
+    const record = this.reads.cache.get(matchId);
     const events = record?.committedEvents;
     if (!events?.length || events[0].seq > afterSeq + 1 || record!.lastEventSeq <= afterSeq) return null;
     return events.filter((e) => e.seq > afterSeq).slice(0, limit);
-  }
-
-  /** These matches at these versions or later: from the cache when it is that fresh, the rest in one read. */
-  private async freshest(wanted: readonly { id: string; version: number }[]): Promise<LoadedMatch[]> {
-    const cached = wanted.map((w) => this.cache.get(w.id)).map((c, i) => (c && c.version >= wanted[i].version ? c : null));
-    const missing = wanted.filter((_, i) => !cached[i]).map((w) => w.id);
-    const read = new Map((missing.length > 0 ? await this.repo.findMany(missing) : []).map((r) => [r.id, r]));
-    // In the order asked (the player's matches, oldest first).
-    return wanted.map((w, i) => cached[i] ?? read.get(w.id)).filter((r): r is LoadedMatch => r !== undefined);
-  }
-
-  /** The match at `version` or later: the cache when it is that fresh, else one shared read. */
-  private async latest(matchId: string, version: number): Promise<LoadedMatch | null> {
-    const cached = this.cache.get(matchId);
-    if (cached && cached.version >= version) return cached;
-    const record = await this.shared(`m:${matchId}:v${version}`, () => this.repo.find(matchId));
-    return record && record.version >= version ? record : null;
   }
 
   private eventModel(e: EventWithMove, match: Match): MatchEvent {
@@ -264,25 +140,5 @@ export class MatchFeedService {
     // never shows its tile, in the live feed or in a catch-up (the round's moves show it later).
     const move = e.move ? moveModel(redactMove(e.move, match.mySeat, false), e.timedOut ?? false) : null;
     return { seq: e.seq, type: e.type, kind: e.type as MatchEventType, move, seat: e.seat ?? null, match };
-  }
-
-  private shared<T>(key: string, read: () => Promise<T>): Promise<T> {
-    const inflight = this.reads.get(key) as Promise<T> | undefined;
-    if (inflight) return inflight;
-    const p = read().finally(() => this.reads.delete(key));
-    this.reads.set(key, p);
-    return p;
-  }
-
-  private add(map: Map<string, Set<Listener>>, key: string, l: Listener): void {
-    let set = map.get(key);
-    if (!set) map.set(key, (set = new Set()));
-    set.add(l);
-  }
-
-  private remove(map: Map<string, Set<Listener>>, key: string, l: Listener): void {
-    const set = map.get(key);
-    set?.delete(l);
-    if (set?.size === 0) map.delete(key);
   }
 }

@@ -4,10 +4,14 @@ import { Match, MatchEvent } from '../matches/models/match.model.js';
 import { AuthGuard, CurrentPlayer, type RequestContext } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { MatchFeedService } from './match-feed.service.js';
+import { MyTurnsFeed } from './my-turns-feed.service.js';
 
 @Resolver()
 export class SubscriptionsResolver {
-  constructor(private readonly feeds: MatchFeedService) {}
+  constructor(
+    private readonly feeds: MatchFeedService,
+    private readonly turns: MyTurnsFeed,
+  ) {}
 
   @Subscription(() => MatchEvent, {
     description:
@@ -30,6 +34,6 @@ export class SubscriptionsResolver {
   })
   @UseGuards(AuthGuard)
   myTurns(@CurrentPlayer() player: Player, @Context() ctx: RequestContext) {
-    return this.feeds.myTurns(player, ctx.connection?.fellBehind);
+    return this.turns.subscribe(player, ctx.connection?.fellBehind);
   }
 }

@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
+
+/** A signal, or 'resync': signals may have been missed, so read the table again. */
+export type FeedListener = (signal: MatchSignal | 'resync') => void;
+
+/** Stored rows read per statement in a catch-up, at most. */
+const PAGE = 500;
+
+/**
+ * This process's open feeds, by match (matchEvents) and by player (myTurns), with the bus's
+ * signals handed to them, and the bounds every feed keeps to.
+ */
+@Injectable()
+export class FeedRegistry {
+  private readonly byMatch = new Map<string, Set<FeedListener>>();
+  private readonly byPlayer = new Map<string, Set<FeedListener>>();
+  /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); past it the reader fell behind. */
+  readonly maxQueued: number;
+  /**
+   * Rows a catch-up reads at a time, each page once the reader took the previous one: a long
+   * catch-up never fills the bounded queue.
+   */
+  readonly page: number;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EVENT_BUS) bus: EventBus) {
+    this.maxQueued = config.limits.ws.subscriptionQueue;
+    this.page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
+    // After the current I/O callbacks: a command publishes before it answers, and its answer is
+    // written first, so its sender never waits on a fan-out to thousands of sockets. Signals keep
+    // their order (setImmediate runs callbacks first in, first out).
+    bus.onSignal((signal) => setImmediate(() => this.dispatch(signal)));
+    // Signals may have been missed: every open match feed reads what it missed from the table, and
+    // every myTurns feed the turns that are its player's now.
+    bus.onResync(() => {
+      for (const map of [this.byMatch, this.byPlayer]) map.forEach((listeners) => listeners.forEach((l) => l('resync')));
+    });
+  }
+
+  /** Hands `listener` every signal of this match; the function returned stops it. */
+  watchMatch(matchId: string, listener: FeedListener): () => void {
+    return this.add(this.byMatch, matchId, listener);
+  }
+
+  /** Hands `listener` every signal that names this player (a turn begins, a match ends or is offered again). */
+  watchPlayer(playerId: string, listener: FeedListener): () => void {
+    return this.add(this.byPlayer, playerId, listener);
+  }
+
+  /** Subscriptions open in this process (for the benchmark and health output). */
+  get openFeeds(): number {
+    let n = 0;
+    for (const s of this.byMatch.values()) n += s.size;
+    for (const s of this.byPlayer.values()) n += s.size;
+    return n;
+  }
+
+  private dispatch(signal: MatchSignal): void {
+    this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
+    const players = new Set(signal.endedFor);
+    if (signal.turnPlayerId) players.add(signal.turnPlayerId);
+    for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
+  }
+
+  private add(map: Map<string, Set<FeedListener>>, key: string, l: FeedListener): () => void {
+    let set = map.get(key);
+    if (!set) map.set(key, (set = new Set()));
+    set.add(l);
+    return () => {
+      const current = map.get(key);
+      current?.delete(l);
+      if (current?.size === 0) map.delete(key);
+    };
+  }
+}
