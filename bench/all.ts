@@ -20,7 +20,7 @@ interface Goal {
 
 const BENCHES: { name: string; env: Record<string, string> }[] = [
   { name: 'engine', env: { BENCH_MS: '500' } },
-  { name: 'moves', env: { BENCH_SECONDS: '3' } },
+  { name: 'moves', env: { BENCH_SECONDS: '3', BENCH_WARMUP_SECONDS: '10' } },
   { name: 'subscriptions', env: { BENCH_SECONDS: '5' } },
   { name: 'history', env: { BENCH_SIZES: '1000,10000' } },
   { name: 'bots', env: { BENCH_DEALS: '40' } },

@@ -20,12 +20,23 @@
  */
 import pg from 'pg';
 import { REGISTER } from './support/operations.js';
-import { createFloorTable, runFloor } from './support/floor.js';
+import { createFloorTable, startFloor, type FloorPhase } from './support/floor.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 import { report } from './support/result.js';
-import { describeTails, tailsEnd, tailsStart, type Tails } from './support/tails.js';
+import { describeTails, mergeTails, tailsEnd, tailsStart, type Tails } from './support/tails.js';
 
 const SERVICE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+/**
+ * Warm-up before each measured phase, moves and floor alike. A server answers a move with far
+ * more distinct code than a floor mutation (the engine, the commit, round ends every few dozen
+ * moves), and V8 keeps optimizing it for about 20 s of moves: with 1 s of warm-up the moves were
+ * measured half-compiled (server CPU per move fell from ~5,400 to ~2,000 µs over 20 s of moves at
+ * 2 clients, its compiler threads busy throughout) while the floor, measured after them, ran on a
+ * stack the moves had already warmed. A deployed server runs for hours: steady state is what counts.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
+/** The measured phase runs as this many turns of a move slice and a floor slice (runServiceAndFloor). */
+const SLICES = Number(process.env.BENCH_SLICES ?? 4);
 const BASELINE_SECONDS = SERVICE_SECONDS / 2;
 const CONCURRENCY = (process.env.BENCH_CLIENTS ?? '1,8').split(',').map(Number);
 
@@ -56,7 +67,8 @@ interface Phase {
   roundEnds: number[];
 }
 
-async function serviceClient(url: string, until: number, phase: Phase, id: number): Promise<void> {
+/** One client's own 2-player match, played seat after seat; a new match when one ends. */
+async function serviceClient(url: string, id: number): Promise<(until: number, phase: Phase) => Promise<void>> {
   const tokens = await Promise.all(
     [0, 1].map(async (i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `bench${id}-${i}` })).registerPlayer.token),
   );
@@ -68,45 +80,94 @@ async function serviceClient(url: string, until: number, phase: Phase, id: numbe
   };
   await newMatch();
   let pick = id * 7919;
-  while (Date.now() < until) {
-    const token = tokens[turn];
-    const view = (await gql<{ match: View }>(url, MINE, { id: matchId }, token)).match;
-    const t0 = performance.now();
-    let res: Outcome;
-    if (view.legalMoves.length > 0) {
-      const mv = view.legalMoves[pick++ % view.legalMoves.length];
-      res = (await gql<{ playTile: Outcome }>(url, PLAY, { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } }, token))
-        .playTile;
-    } else {
-      res = (await gql<{ drawTile: Outcome }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
+  return async (until, phase) => {
+    while (Date.now() < until) {
+      const token = tokens[turn];
+      const view = (await gql<{ match: View }>(url, MINE, { id: matchId }, token)).match;
+      const t0 = performance.now();
+      let res: Outcome;
+      if (view.legalMoves.length > 0) {
+        const mv = view.legalMoves[pick++ % view.legalMoves.length];
+        res = (await gql<{ playTile: Outcome }>(url, PLAY, { i: { matchId, tile: mv.tile, end: mv.end, expectedVersion: view.version } }, token))
+          .playTile;
+      } else {
+        res = (await gql<{ drawTile: Outcome }>(url, DRAW, { i: { matchId, expectedVersion: view.version } }, token)).drawTile;
+      }
+      const ms = performance.now() - t0;
+      phase.latencies.push(ms);
+      if (res.status !== 'IN_PROGRESS' || res.currentRound.number !== view.currentRound.number) phase.roundEnds.push(ms);
+      phase.moves++;
+      if (res.status !== 'IN_PROGRESS') await newMatch();
+      else turn = res.turn;
     }
-    const ms = performance.now() - t0;
-    phase.latencies.push(ms);
-    if (res.status !== 'IN_PROGRESS' || res.currentRound.number !== view.currentRound.number) phase.roundEnds.push(ms);
-    phase.moves++;
-    if (res.status !== 'IN_PROGRESS') await newMatch();
-    else turn = res.turn;
-  }
+  };
 }
 
-async function runService(url: string, clients: number): Promise<Phase & { sqlPerMove: number; tails: Tails }> {
-  const phase: Phase = { moves: 0, seconds: SERVICE_SECONDS, latencies: [], roundEnds: [] };
-  // Warm-up: JIT, pools, caches.
-  await Promise.all(
-    Array.from({ length: clients }, (_, i) =>
-      serviceClient(url, Date.now() + 1000, { moves: 0, seconds: 0, latencies: [], roundEnds: [] }, 1000 + i),
-    ),
-  );
-  const before = (await metrics(url)).sqlStatements;
-  const tails = await tailsStart(url);
-  const start = performance.now();
-  await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, Date.now() + SERVICE_SECONDS * 1000, phase, i)));
-  phase.seconds = (performance.now() - start) / 1000;
-  const seen = await tailsEnd(url, tails);
-  const after = (await metrics(url)).sqlStatements;
+/** What a slice of the service or of the floor gives: its count, its latencies, the server's tails. */
+interface Slice {
+  count: number;
+  seconds: number;
+  tails: Tails;
+  sql: number;
+}
+
+/** Runs `work` for `seconds` with the server's metrics scraped right before and after it. */
+async function measured(url: string, seconds: number, work: (until: number) => Promise<number>): Promise<Slice> {
+  const sqlBefore = (await metrics(url)).sqlStatements;
+  const started = await tailsStart(url);
+  const t0 = performance.now();
+  const count = await work(Date.now() + seconds * 1000);
+  const elapsed = (performance.now() - t0) / 1000;
+  const tails = await tailsEnd(url, started);
+  return { count, seconds: elapsed, tails, sql: (await metrics(url)).sqlStatements - sqlBefore };
+}
+
+/**
+ * The moves and the floor, both warmed up (WARMUP_SECONDS), then measured in SLICES turns of
+ * move slice and floor slice: a shared machine's speed drifts over a run (raw pg moved 30 % from
+ * one minute to the next here), and interleaving lets the drift hit both sides alike.
+ */
+async function runServiceAndFloor(
+  url: string,
+  clients: number,
+): Promise<{ service: Phase & { sqlPerMove: number; tails: Tails }; floor: FloorPhase; floorTails: Tails }> {
+  const players = await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, i)));
+  const floorFleet = await startFloor(url, clients, clients);
+  const warm: Phase = { moves: 0, seconds: 0, latencies: [], roundEnds: [] };
+  await Promise.all(players.map((play) => play(Date.now() + WARMUP_SECONDS * 1000, warm)));
+  await floorFleet.run(Date.now() + WARMUP_SECONDS * 1000, { mutations: 0, seconds: 0, latencies: [] });
+
+  const phase: Phase = { moves: 0, seconds: 0, latencies: [], roundEnds: [] };
+  const floor: FloorPhase = { mutations: 0, seconds: 0, latencies: [] };
+  const serviceSlices: Slice[] = [];
+  const floorSlices: Slice[] = [];
+  for (let i = 0; i < SLICES; i++) {
+    serviceSlices.push(
+      await measured(url, SERVICE_SECONDS / SLICES, async (until) => {
+        const before = phase.moves;
+        await Promise.all(players.map((play) => play(until, phase)));
+        return phase.moves - before;
+      }),
+    );
+    floorSlices.push(
+      await measured(url, SERVICE_SECONDS / SLICES, async (until) => {
+        const before = floor.mutations;
+        await floorFleet.run(until, floor);
+        return floor.mutations - before;
+      }),
+    );
+  }
+  phase.seconds = serviceSlices.reduce((a, x) => a + x.seconds, 0);
+  floor.seconds = floorSlices.reduce((a, x) => a + x.seconds, 0);
   phase.latencies.sort((a, b) => a - b);
   phase.roundEnds.sort((a, b) => a - b);
-  return { ...phase, sqlPerMove: (after - before) / phase.moves, tails: seen };
+  floor.latencies.sort((a, b) => a - b);
+  const sql = serviceSlices.reduce((a, x) => a + x.sql, 0);
+  return {
+    service: { ...phase, sqlPerMove: sql / phase.moves, tails: mergeTails(serviceSlices.map((x) => x.tails)) },
+    floor,
+    floorTails: mergeTails(floorSlices.map((x) => x.tails)),
+  };
 }
 
 async function runBaseline(dbUrl: string, clients: number, seconds: number, snapshot: string): Promise<Phase> {
@@ -174,18 +235,13 @@ async function main(): Promise<void> {
     );
     for (const clients of CONCURRENCY) {
       const before = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
-      const service = await runService(server.url, clients);
-      let floorTails: Tails | null = null;
-      const floor = await runFloor(server.url, clients, SERVICE_SECONDS, clients, {
-        before: () => tailsStart(server.url),
-        after: async (started) => void (floorTails = await tailsEnd(server.url, started)),
-      });
+      const { service, floor, floorTails } = await runServiceAndFloor(server.url, clients);
       // The server's CPU per iteration: with the server the busiest process, what its figures
       // would be if nothing else ran on the machine, and much steadier than the rates on a shared one.
       const cpuPerMoveUs = (service.tails.cpuSeconds / service.moves) * 1e6;
-      const cpuPerFloorUs = (floorTails!.cpuSeconds / floor.mutations) * 1e6;
+      const cpuPerFloorUs = (floorTails.cpuSeconds / floor.mutations) * 1e6;
       const systemPerMoveUs = (service.tails.cpuSystemSeconds / service.moves) * 1e6;
-      const systemPerFloorUs = (floorTails!.cpuSystemSeconds / floor.mutations) * 1e6;
+      const systemPerFloorUs = (floorTails.cpuSystemSeconds / floor.mutations) * 1e6;
       const after = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
       const baseRate = (before.moves / before.seconds + after.moves / after.seconds) / 2;
       const rate = service.moves / service.seconds;

@@ -28,43 +28,26 @@ export async function createFloorTable(dbUrl: string): Promise<void> {
   await c.end();
 }
 
-async function floorClient(url: string, token: string, until: number, phase: FloorPhase): Promise<void> {
+async function floorClient(url: string, token: string, until: number, phase: FloorPhase, next: () => number): Promise<void> {
   const matchId = randomUUID();
-  for (let seq = 1; Date.now() < until; seq++) {
+  while (Date.now() < until) {
     await gql(url, ME, {}, token);
     const t0 = performance.now();
-    await gql(url, FLOOR, { m: matchId, s: seq }, token);
+    await gql(url, FLOOR, { m: matchId, s: next() }, token);
     phase.latencies.push(performance.now() - t0);
     phase.mutations++;
   }
 }
 
-/**
- * Registers the floor's clients and warms the server up on the floor mutation, as the moves are;
- * `measure` runs right before and after the measured phase (bench:moves scrapes the server's
- * metrics there, so they cover the measured phase alone).
- */
-export async function runFloor<T>(
-  url: string,
-  clients: number,
-  seconds: number,
-  id: number,
-  measure: { before(): Promise<T>; after(started: T): Promise<void> } = { before: async () => undefined as T, after: async () => {} },
-): Promise<FloorPhase> {
+/** The floor's clients, registered; `run` drives them all until a time, adding to a phase. */
+export async function startFloor(url: string, clients: number, id: number): Promise<{ run(until: number, phase: FloorPhase): Promise<void> }> {
   const tokens = await Promise.all(
     Array.from(
       { length: clients },
       async (_, i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `floor${id}-${i}` })).registerPlayer.token,
     ),
   );
-  const warm: FloorPhase = { mutations: 0, seconds: 0, latencies: [] };
-  await Promise.all(tokens.map((t) => floorClient(url, t, Date.now() + 1000, warm)));
-  const started = await measure.before();
-  const phase: FloorPhase = { mutations: 0, seconds, latencies: [] };
-  const start = performance.now();
-  await Promise.all(tokens.map((t) => floorClient(url, t, Date.now() + seconds * 1000, phase)));
-  phase.seconds = (performance.now() - start) / 1000;
-  await measure.after(started);
-  phase.latencies.sort((a, b) => a - b);
-  return phase;
+  // Each row's key is new: the seq goes on across runs.
+  let seq = 0;
+  return { run: (until, phase) => Promise.all(tokens.map((t) => floorClient(url, t, until, phase, () => ++seq))).then(() => undefined) };
 }

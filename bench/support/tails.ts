@@ -12,6 +12,7 @@ export interface Tails {
   eventLoopMaxMs: number;
   poolWaitMeanMs: number;
   poolWaitP99Ms: number;
+  poolWaits: number;
   gcMs: number;
   gcCount: number;
   connectionsOpened: number;
@@ -37,6 +38,7 @@ export async function tailsEnd(url: string, start: { samples: Sample[]; t0: numb
     eventLoopMaxMs: sum(after, 'nodejs_eventloop_lag_max_seconds') * 1000,
     poolWaitMeanMs: waits ? (growth(before, after, 'dominoes_db_pool_wait_seconds_sum') / waits) * 1000 : 0,
     poolWaitP99Ms: quantileBetween(before, after, 'dominoes_db_pool_wait_seconds', 0.99) * 1000,
+    poolWaits: waits,
     gcMs: growth(before, after, 'nodejs_gc_duration_seconds_sum') * 1000,
     gcCount: growth(before, after, 'nodejs_gc_duration_seconds_count'),
     connectionsOpened: growth(before, after, 'dominoes_db_pool_connections_opened_total'),
@@ -45,6 +47,31 @@ export async function tailsEnd(url: string, start: { samples: Sample[]; t0: numb
     cpuSeconds: growth(before, after, 'process_cpu_seconds_total'),
     cpuSystemSeconds: growth(before, after, 'process_cpu_system_seconds_total'),
     seconds: (performance.now() - start.t0) / 1000,
+  };
+}
+
+/**
+ * The tails of several slices of one phase taken as one: counts and times add up, a mean is
+ * weighted by its count, and a percentile or maximum is the worst slice's (an upper bound).
+ */
+export function mergeTails(slices: readonly Tails[]): Tails {
+  const total = (k: keyof Tails) => slices.reduce((a, t) => a + t[k], 0);
+  const worst = (k: keyof Tails) => Math.max(...slices.map((t) => t[k]));
+  const waits = total('poolWaits');
+  return {
+    eventLoopP99Ms: worst('eventLoopP99Ms'),
+    eventLoopMaxMs: worst('eventLoopMaxMs'),
+    poolWaitMeanMs: waits ? slices.reduce((a, t) => a + t.poolWaitMeanMs * t.poolWaits, 0) / waits : 0,
+    poolWaitP99Ms: worst('poolWaitP99Ms'),
+    poolWaits: waits,
+    gcMs: total('gcMs'),
+    gcCount: total('gcCount'),
+    connectionsOpened: total('connectionsOpened'),
+    poolWaitsOver1Ms: total('poolWaitsOver1Ms'),
+    serverPlayTileP99Ms: worst('serverPlayTileP99Ms'),
+    cpuSeconds: total('cpuSeconds'),
+    cpuSystemSeconds: total('cpuSystemSeconds'),
+    seconds: total('seconds'),
   };
 }
 
