@@ -10,9 +10,10 @@
  * baseline. Baseline runs before and after the service phase and is averaged, so load from
  * elsewhere on the machine hits both sides alike.
  *
- * The stack's floor (bench/support/floor.ts): the same clients drive a minimal authenticated
- * mutation doing one INSERT through the same server, right after the service phase, each after a
- * minimal authenticated read as each move follows a view read. `floor ratio` = move mutations/s ÷
+ * The stack's floor (bench/support/floor.ts): as many clients drive a minimal authenticated
+ * mutation doing one INSERT through the same server, in slices taking turns with the service's
+ * (runServiceAndFloor), each after a minimal authenticated read as each move follows a view
+ * read. `floor ratio` = move mutations/s ÷
  * floor mutations/s; `command ÷ floor latency` compares one command with one floor mutation alone.
  * Tails (bench/support/tails.ts): the server's event-loop delay, pool waits and GC during the
  * service phase, from its GET /metrics, and its CPU time per move and per floor iteration

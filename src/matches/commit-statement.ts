@@ -28,11 +28,9 @@ export function commitStatement(
     ...(c.roundsStarted.length > 0 ? [roundsStartedCte(c, guard)] : []),
     ...contributed(guard),
   ];
-  const statement = ctes.reduce(
-    (sql, cte) => Prisma.sql`${sql}, ${cte}`,
-    Prisma.sql`WITH ${casCte(c, events, botGraceSeconds, openMatchTtlSeconds)}`,
-  );
-  return Prisma.sql`${statement} SELECT "version" FROM cas`;
+  // One join: nesting the CTEs one at a time re-copied the whole statement for each.
+  const all = [casCte(c, events, botGraceSeconds, openMatchTtlSeconds), ...ctes];
+  return Prisma.sql`WITH ${Prisma.join(all, ', ')} SELECT "version" FROM cas`;
 }
 
 /** `cas AS (…)`: the compare-and-set on the match row; it returns a row only if it held. */

@@ -109,29 +109,43 @@ function cutShortRoundModel(state: MatchState, dealSecret: string | null, timedO
   };
 }
 
-function liveRoundModel(view: MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
-  const r = view.round;
+/**
+ * The live round as the viewer sees it. What every reader may see of it at once (number, status,
+ * leader, boneyard size) comes from the stored state; the board, the moves and the result take the
+ * viewer's view (the engine's viewFor: redacted moves, open ends), built on first read, so a
+ * command's answer asking `currentRound { number }` computes no view at all.
+ */
+function liveRoundModel(state: MatchState, view: () => MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+  const r = state.round;
+  const rules = state.config.rules;
   return {
     number: r.number,
     status: r.status as RoundStatus,
     starter: r.starter,
-    boneyardCount: r.boneyardCount,
-    board: {
-      openEnds: r.openEnds.map((e) => ({ end: e.end as End, pips: e.pips })),
-      count: r.count,
-      spinner: r.spinner ? { ...r.spinner } : null,
+    boneyardCount: r.boneyard.length,
+    get board() {
+      const v = view().round;
+      return {
+        openEnds: v.openEnds.map((e) => ({ end: e.end as End, pips: e.pips })),
+        count: v.count,
+        spinner: v.spinner ? { ...v.spinner } : null,
+      };
     },
-    moves: r.moves.map((m) => moveModel(m, timedOut.has(m.seq))),
-    result: resultModel(r.result),
+    get moves() {
+      return view().round.moves.map((m) => moveModel(m, timedOut.has(m.seq)));
+    },
+    get result() {
+      return resultModel(view().round.result);
+    },
     dealSecret,
-    layout: { spinner: view.rules.spinner, spinnerEndsCount: view.rules.spinnerEndsCount },
+    layout: { spinner: rules.spinner, spinnerEndsCount: rules.spinnerEndsCount },
   };
 }
 
 /** The round a match is in, or the one a resignation cut short once the match is over. */
-function currentRoundModel(state: MatchState, view: MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+function currentRoundModel(state: MatchState, view: () => MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
   const cutShort = state.status === 'FINISHED' && state.round.status === 'IN_PROGRESS';
-  return cutShort ? cutShortRoundModel(state, dealSecret, timedOut) : liveRoundModel(view, dealSecret, timedOut);
+  return cutShort ? cutShortRoundModel(state, dealSecret, timedOut) : liveRoundModel(state, view, dealSecret, timedOut);
 }
 
 /**
@@ -185,8 +199,8 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     },
     get currentRound() {
       if (round === undefined) {
-        const v = view();
-        round = !state || !v ? null : currentRoundModel(state, v, revealedSecret(v.round.number, v.round.status === 'FINISHED'), timedOut);
+        const number = state?.round.number ?? 0;
+        round = !state ? null : currentRoundModel(state, () => view()!, revealedSecret(number, state.round.status === 'FINISHED'), timedOut);
       }
       return round;
     },
