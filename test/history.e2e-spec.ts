@@ -1,7 +1,9 @@
+import { jest } from '@jest/globals';
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT, type RoundT } from './support/fragments.js';
 import type { GqlClient, GqlErrorShape } from './support/gql.js';
+import { HistoryRepository } from '../src/history/history.repository.js';
 import { verifyRecord } from '../src/history/verify-record.js';
 import { recordValidator, reverify, type RecordT } from './support/history-verify.js';
 
@@ -137,6 +139,30 @@ describe('match history', () => {
     expect((await c.request<{ matches: Page }>(Q_HISTORY, { playerId: c.id })).matches.edges[0].node.id).toBe(left.id);
     await c.request(`mutation($id: ID!) { leaveMatch(matchId: $id) { status } }`, { id: left.id });
     expect((await c.request<{ matches: Page }>(Q_HISTORY, { playerId: c.id })).matches.edges.map((e) => e.node.id)).toEqual([newer.id, created[2]]);
+  });
+
+  it('counts the matches (totalCount) only for a client that selects it, directly or through a fragment', async () => {
+    const pages = jest.spyOn(app.server.app.get(HistoryRepository), 'page');
+    try {
+      const ids = (r: { matches: { edges: { node: { id: string } }[] } }) => r.matches.edges.map((e) => e.node.id);
+      const bare = await a.request<{ matches: { edges: { node: { id: string } }[] } }>(
+        `query($p: ID) { matches(playerId: $p, first: 100) { edges { node { id } } } }`,
+        { p: a.id },
+      );
+      const counted = await a.request<{ matches: { n: number; edges: { node: { id: string } }[] } }>(
+        `query($p: ID) { matches(playerId: $p, first: 100) { ...Counted edges { node { id } } } }
+         fragment Counted on MatchConnection { n: totalCount }`,
+        { p: a.id },
+      );
+      // Every match of ann's fits one page: the count is the page's length.
+      expect(ids(bare).length).toBeGreaterThanOrEqual(created.length);
+      expect(ids(counted)).toEqual(ids(bare));
+      expect(counted.matches.n).toBe(ids(bare).length);
+      // The fourth argument says whether the repository counts: the first page did not ask.
+      expect(pages.mock.calls.map((call) => call[3])).toEqual([false, true]);
+    } finally {
+      pages.mockRestore();
+    }
   });
 
   it('replays every round move by move with boardAt, agreeing with the moves and the final board', async () => {

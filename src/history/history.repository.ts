@@ -30,8 +30,11 @@ export class HistoryRepository {
    * Newest first; `after` is the (createdAt, id) of the last row of the previous page. One player's
    * matches go through the PlayerMatch index (playerId, [status,] createdAt desc, matchId desc): the
    * page and its count touch only that player's rows, however many matches exist.
+   *
+   * @param count whether to count every match that passes the filters (`total`, null when not): the
+   *   count reads all of them, so it runs only for a client that selected totalCount
    */
-  async page(f: MatchFilter, take: number, after: Key | null): Promise<{ rows: LoadedMatch[]; total: number }> {
+  async page(f: MatchFilter, take: number, after: Key | null, count = true): Promise<{ rows: LoadedMatch[]; total: number | null }> {
     const [table, id] = f.playerId ? [Prisma.sql`"PlayerMatch"`, Prisma.sql`"matchId"`] : [Prisma.sql`"Match"`, Prisma.sql`"id"`];
     const filters = [
       ...(f.playerId ? [Prisma.sql`k."playerId" = ${f.playerId}::uuid`] : []),
@@ -47,8 +50,8 @@ export class HistoryRepository {
     const keyset = after
       ? Prisma.sql`${filters.length > 0 ? Prisma.sql`AND` : Prisma.sql`WHERE`} (k."createdAt", k.${id}) < (${utc(after.createdAt)}, ${after.id}::uuid)`
       : Prisma.empty;
-    const rows = await this.prisma.poolQuery<MatchRow & { total: number }>(Prisma.sql`
-      WITH total AS (SELECT count(*)::int AS n FROM ${table} k ${where}),
+    const rows = await this.prisma.poolQuery<MatchRow & { total: number | null }>(Prisma.sql`
+      WITH total AS (SELECT CASE WHEN ${count}::boolean THEN (SELECT count(*)::int FROM ${table} k ${where}) END AS n),
       page AS (
         SELECT k.${id} AS "matchId", k."createdAt" FROM ${table} k
         ${where} ${keyset}
@@ -59,7 +62,7 @@ export class HistoryRepository {
       LEFT JOIN page ON true
       LEFT JOIN "Match" m ON m."id" = page."matchId"
       ORDER BY page."createdAt" DESC, page."matchId" DESC`);
-    const total = rows[0]?.total ?? 0;
+    const total = count ? (rows[0]?.total ?? 0) : null;
     return { rows: rows.filter((r) => r.id !== null).map(loadedMatch), total };
   }
 }
