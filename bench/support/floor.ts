@@ -28,12 +28,13 @@ export async function createFloorTable(dbUrl: string): Promise<void> {
   await c.end();
 }
 
-async function floorClient(url: string, token: string, until: number, phase: FloorPhase, next: () => number): Promise<void> {
+async function floorClient(url: string, token: string, until: number, phase: FloorPhase): Promise<void> {
+  // A new match id each run: its (matchId, seq) keys never collide with an earlier run's.
   const matchId = randomUUID();
-  while (Date.now() < until) {
+  for (let seq = 1; Date.now() < until; seq++) {
     await gql(url, ME, {}, token);
     const t0 = performance.now();
-    await gql(url, FLOOR, { m: matchId, s: next() }, token);
+    await gql(url, FLOOR, { m: matchId, s: seq }, token);
     phase.latencies.push(performance.now() - t0);
     phase.mutations++;
   }
@@ -47,7 +48,5 @@ export async function startFloor(url: string, clients: number, id: number): Prom
       async (_, i) => (await gql<{ registerPlayer: { token: string } }>(url, REGISTER, { n: `floor${id}-${i}` })).registerPlayer.token,
     ),
   );
-  // Each row's key is new: the seq goes on across runs.
-  let seq = 0;
-  return { run: (until, phase) => Promise.all(tokens.map((t) => floorClient(url, t, until, phase, () => ++seq))).then(() => undefined) };
+  return { run: (until, phase) => Promise.all(tokens.map((t) => floorClient(url, t, until, phase))).then(() => undefined) };
 }

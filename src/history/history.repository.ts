@@ -34,7 +34,7 @@ export class HistoryRepository {
    * @param count whether to count every match that passes the filters (`total`, null when not): the
    *   count reads all of them, so it runs only for a client that selected totalCount
    */
-  async page(f: MatchFilter, take: number, after: Key | null, count = true): Promise<{ rows: LoadedMatch[]; total: number | null }> {
+  async page(f: MatchFilter, take: number, after: Key | null, count: boolean): Promise<{ rows: LoadedMatch[]; total: number | null }> {
     const [table, id] = f.playerId ? [Prisma.sql`"PlayerMatch"`, Prisma.sql`"matchId"`] : [Prisma.sql`"Match"`, Prisma.sql`"id"`];
     const filters = [
       ...(f.playerId ? [Prisma.sql`k."playerId" = ${f.playerId}::uuid`] : []),

@@ -23,7 +23,7 @@ export class HistoryService {
       first?: number | null;
       after?: string | null;
     },
-    count = true,
+    count: boolean,
   ): Promise<MatchConnection> {
     if (args.playerId) assertId(args.playerId, 'player');
     if (args.from) dateInRange(args.from, 'from');

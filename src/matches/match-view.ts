@@ -199,8 +199,9 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     },
     get currentRound() {
       if (round === undefined) {
-        const number = state?.round.number ?? 0;
-        round = !state ? null : currentRoundModel(state, () => view()!, revealedSecret(number, state.round.status === 'FINISHED'), timedOut);
+        round = state
+          ? currentRoundModel(state, () => view()!, revealedSecret(state.round.number, state.round.status === 'FINISHED'), timedOut)
+          : null;
       }
       return round;
     },
