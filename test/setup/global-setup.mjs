@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbedded } from '../../dist/src/database/database-url.js';
 import { applyMigrations } from '../../dist/src/database/migrate.js';
-import { adminQuery, databaseName, TEMPLATE_DB, withDatabase } from '../../dist/test/setup/test-database.js';
+import { adminQuery, databaseName, newTemplateName, withDatabase } from '../../dist/test/setup/test-database.js';
 
 /**
  * Finds the PostgreSQL server the e2e suites use — DATABASE_URL's (whose database name must
  * contain "test": these suites create and drop databases) or a throwaway embedded one — and
- * migrates the template database every test file copies.
+ * migrates this run's template database, which every test file copies.
  */
 export default async function globalSetup() {
   let serverUrl;
@@ -26,8 +26,9 @@ export default async function globalSetup() {
     globalThis.__embeddedPg = db;
     serverUrl = db.url;
   }
-  await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`);
-  await adminQuery(serverUrl, `CREATE DATABASE "${TEMPLATE_DB}"`);
-  await applyMigrations(withDatabase(serverUrl, TEMPLATE_DB));
+  const template = newTemplateName();
+  await adminQuery(serverUrl, `CREATE DATABASE "${template}"`);
+  await applyMigrations(withDatabase(serverUrl, template));
   process.env.TEST_PG_SERVER_URL = serverUrl;
+  process.env.TEST_PG_TEMPLATE = template;
 }

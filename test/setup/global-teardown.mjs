@@ -1,7 +1,8 @@
-import { adminQuery, TEMPLATE_DB } from '../../dist/test/setup/test-database.js';
+import { adminQuery } from '../../dist/test/setup/test-database.js';
 
 export default async function globalTeardown() {
   const serverUrl = process.env.TEST_PG_SERVER_URL;
-  if (serverUrl) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${TEMPLATE_DB}" WITH (FORCE)`).catch(() => {});
+  const template = process.env.TEST_PG_TEMPLATE;
+  if (serverUrl && template) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`).catch(() => {});
   await globalThis.__embeddedPg?.stop();
 }

@@ -5,8 +5,20 @@ import pg from 'pg';
  * Test databases: one template, migrated once per run by the global setup; every test file then
  * gets its own copy (CREATE DATABASE … TEMPLATE, a file copy in PostgreSQL), so files never see
  * each other's rows and can run in parallel.
+ *
+ * The template's name is new in every run (the global setup hands it to the suites in
+ * TEST_PG_TEMPLATE): two runs against one PostgreSQL server (two checkouts, or CI beside a
+ * developer's run on the same machine) each drop only their own, and never copy the other's.
  */
-export const TEMPLATE_DB = 'dominoes_test_template';
+export function newTemplateName(): string {
+  return `dominoes_test_template_${randomBytes(6).toString('hex')}`;
+}
+
+function templateName(): string {
+  const name = process.env.TEST_PG_TEMPLATE;
+  if (!name) throw new Error('TEST_PG_TEMPLATE is not set: the e2e global setup (test/setup/global-setup.mjs) creates the template');
+  return name;
+}
 
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);
@@ -31,7 +43,7 @@ export async function adminQuery(url: string, sql: string): Promise<void> {
 /** A fresh database copied from the migrated template; returns its URL. */
 export async function createTestDatabase(serverUrl: string): Promise<string> {
   const name = `dominoes_test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE_DB}"`);
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${templateName()}"`);
   return withDatabase(serverUrl, name);
 }
 
