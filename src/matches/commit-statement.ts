@@ -1,6 +1,5 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Commit, StoredEvent } from './loaded-match.js';
-import { storedStateJson } from './stored-state.js';
 
 /**
  * One command's writes as ONE statement of data-modifying CTEs: the compare-and-set on `version`
@@ -40,7 +39,7 @@ function casCte(c: Commit, events: readonly StoredEvent[], botGraceSeconds: numb
     UPDATE "Match" SET
       "version" = "version" + 1,
       "status" = ${c.status}::"MatchStatus",
-      "state" = ${c.state === null ? null : storedStateJson(c.state)}::json,
+      "state" = ${c.state === null ? null : JSON.stringify(c.state)}::json,
       "turn" = ${c.state && c.status === 'IN_PROGRESS' ? c.state.round.turn : null}::int,
       "botDueAt" = CASE WHEN ${c.botToMove ?? false} THEN now() + make_interval(secs => ${botGraceSeconds}::float8) END,${clockColumns(c)}
       "winnerTeam" = ${c.winnerTeam}::int,

@@ -1,15 +1,12 @@
-import type { Rules } from '../domain/index.js';
+import type { MatchState, Rules } from '../domain/index.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { LoadedMatch, MatchStatusValue } from './loaded-match.js';
-import { withRoundMoves, type RoundMoveRow, type StoredMatchState } from './stored-state.js';
 
 /**
  * The one way a match is read: these columns of `"Match" m`, its seats and their players' names
  * in one subquery, mapped by `loadedMatch`. Every read (a command's load, the history pages)
  * selects MATCH_COLUMNS through PrismaService.poolQuery, so dates and numbers come back alike.
  * `createdAt` is stored as UTC wall time (`timestamp(3)`, Prisma's convention): read as UTC.
- * The state is stored without its current round's moves (src/matches/stored-state.ts): they come
- * from `Move`, by its index on (matchId, round, seq).
  */
 export const MATCH_COLUMNS = Prisma.sql`
   m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment",
@@ -23,10 +20,7 @@ export const MATCH_COLUMNS = Prisma.sql`
             'index', s."index", 'playerId', s."playerId", 'playerName', p."name", 'team', s."team",
             'isBot', s."isBot", 'botStrategy', s."botStrategy", 'clientSeed', s."clientSeed") ORDER BY s."index")
      FROM "Seat" s LEFT JOIN "Player" p ON p."id" = s."playerId"
-    WHERE s."matchId" = m."id") AS "seats",
-  (SELECT json_agg(json_build_array(mv."seq", mv."seat", mv."type", mv."tileHigh", mv."tileLow", mv."end", mv."points", mv."count") ORDER BY mv."seq")
-     FROM "Move" mv
-    WHERE mv."matchId" = m."id" AND mv."round" = (m."state"->'round'->>'number')::int) AS "roundMoves"`;
+    WHERE s."matchId" = m."id") AS "seats"`;
 
 /** A row of MATCH_COLUMNS as the driver returns it. */
 export interface MatchRow {
@@ -38,8 +32,7 @@ export interface MatchRow {
   rules: Rules;
   chainSecret: string;
   dealCommitment: string;
-  state: StoredMatchState | null;
-  roundMoves: RoundMoveRow[] | null;
+  state: MatchState | null;
   lastEventSeq: number;
   createdAt: Date | string;
   winnerTeam: number | null;
@@ -59,7 +52,7 @@ export function loadedMatch(row: MatchRow): LoadedMatch {
     rules: row.rules,
     chainSecret: row.chainSecret,
     dealCommitment: row.dealCommitment,
-    state: withRoundMoves(row.state, row.roundMoves),
+    state: row.state,
     lastEventSeq: row.lastEventSeq,
     createdAt: new Date(row.createdAt),
     winnerTeam: row.winnerTeam,

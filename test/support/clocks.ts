@@ -2,7 +2,7 @@ import { expect } from '@jest/globals';
 import type { PrismaService } from '../../src/database/prisma.service.js';
 import { actionsFromMoves, apply, newMatch } from '../../src/domain/index.js';
 import type { GqlClient } from './gql.js';
-import { readState, storedMoves } from './replay-check.js';
+import { storedMoves } from './replay-check.js';
 
 /** What the clock tests read of a match through the API. */
 export const CLOCK_FIELDS = `id status version turn mySeat deadline
@@ -117,5 +117,6 @@ export async function expectForfeitReplayable(prisma: PrismaService, matchId: st
     if (!res.ok) throw new Error(`stored move refused on replay: ${res.violation.code}`);
     state = res.state;
   }
-  expect(await readState(prisma, matchId)).toEqual({ ...state, status: 'FINISHED', winner: 1 - state.teamOfSeat[loserSeat] });
+  const m = await prisma.match.findUniqueOrThrow({ where: { id: matchId } });
+  expect(m.state).toEqual({ ...state, status: 'FINISHED', winner: 1 - state.teamOfSeat[loserSeat] });
 }

@@ -1,7 +1,5 @@
 import { expect } from '@jest/globals';
-import { Prisma } from '../../generated/prisma/client.js';
 import { PrismaService } from '../../src/database/prisma.service.js';
-import { loadedMatch, MATCH_COLUMNS, type MatchRow } from '../../src/matches/match-row.js';
 import {
   actionsFromMoves,
   apply,
@@ -36,15 +34,6 @@ export async function storedMoves(prisma: PrismaService, matchId: string): Promi
 }
 
 /**
- * A match's state as every read of the server gets it (MATCH_COLUMNS: the stored state, with its
- * current round's moves from `Move`).
- */
-export async function readState(prisma: PrismaService, matchId: string): Promise<MatchState | null> {
-  const [row] = await prisma.poolQuery<MatchRow>(Prisma.sql`SELECT ${MATCH_COLUMNS} FROM "Match" m WHERE m."id" = ${matchId}::uuid`);
-  return loadedMatch(row).state;
-}
-
-/**
  * Rebuilds a stored match from its deal source (chain head, id, client seeds) and stored moves alone, with the rules engine, and checks
  * that every finished round's stored snapshot, the live snapshot and the team scores agree.
  */
@@ -64,7 +53,8 @@ export async function expectReplayable(app: TestApp | PrismaService, matchId: st
     for (const e of res.events) if (e.type === 'ROUND_ENDED') finishedRounds.set(e.round, e.finalRound);
     state = res.state;
   }
-  expect(state).toEqual(await readState(prisma, matchId));
+  const stored = m.state as unknown as MatchState;
+  expect(state).toEqual(stored);
   expect(state.lastSeq).toBe(moves.length);
   for (const round of m.rounds.filter((r) => r.status === 'FINISHED')) {
     expect(finishedRounds.get(round.number)).toEqual(round.snapshot);
