@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/app.js';
-import { M_CREATE } from './support/fragments.js';
+import { M_CREATE, M_JOIN } from './support/fragments.js';
 
 /**
  * How the match row stores its state (prisma/migrations/*_state_lz4): compressed with lz4 where
@@ -39,8 +39,10 @@ describe('Match.state storage', () => {
   });
 
   it('compresses a state past 2 KB with that method', async () => {
-    const alice = await app.player('alice');
-    const { createMatch } = await alice.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 2, bots: 1 } });
+    // Two humans, so that no bot commits a state over the padded one before it is read back.
+    const [alice, bob] = await Promise.all([app.player('alice'), app.player('bob')]);
+    const { createMatch } = await alice.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 2 } });
+    await bob.request(M_JOIN, { id: createMatch.id });
     // A state as large as a long round's: past the 2 KB at which PostgreSQL compresses a value.
     await db.query(`UPDATE "Match" SET "state" = json_build_object('s', "state", 'pad', repeat('0123456789', 400)) WHERE "id" = $1`, [
       createMatch.id,
