@@ -37,6 +37,8 @@ const GOALS: Record<string, Goal> = {
   floorRatio1: { label: 'moves/s ÷ floor mutations/s, 1 client' },
   cpuFloorRatio8: { label: 'server CPU per floor iteration ÷ per move, 8 clients' },
   serverCpuPerMoveUs8: { label: 'server CPU per move iteration (µs), 8 clients' },
+  pgCpuPerMoveUs8: { label: "PostgreSQL backends' CPU per move iteration (µs), 8 clients" },
+  pgCpuPerFloorUs8: { label: "PostgreSQL backends' CPU per floor iteration (µs), 8 clients" },
   rawPgRatio8: { label: 'moves/s ÷ raw-pg tx/s, 8 clients', goal: { atLeast: 0.3 } },
   clusterRatio: { label: 'moves/s, WORKERS=2 ÷ one process' },
   rawPgRatio1: { label: 'moves/s ÷ raw-pg tx/s, 1 client' },

@@ -17,13 +17,16 @@
  * floor mutations/s; `command ÷ floor latency` compares one command with one floor mutation alone.
  * Tails (bench/support/tails.ts): the server's event-loop delay, pool waits and GC during the
  * service phase, from its GET /metrics, and its CPU time per move and per floor iteration
- * (`CPU floor ratio` = floor ÷ move CPU: steadier than the rates on a shared machine). The last line is `BENCH_RESULT {json}` (npm run bench).
+ * (`CPU floor ratio` = floor ÷ move CPU: steadier than the rates on a shared machine), and where
+ * the database runs on this machine, its backends' CPU per move and per floor iteration
+ * (bench/support/pg-cpu.ts). The last line is `BENCH_RESULT {json}` (npm run bench).
  */
 import pg from 'pg';
 import { REGISTER } from './support/operations.js';
 import { createFloorTable, startFloor, type FloorPhase } from './support/floor.js';
 import { benchDatabase, fmt, gql, metrics, percentile, startServerProcess } from './support/harness.js';
 import { report } from './support/result.js';
+import { backendsCpu, spentBetween, type BackendsCpu } from './support/pg-cpu.js';
 import { describeTails, mergeTails, tailsEnd, tailsStart, type Tails } from './support/tails.js';
 
 const SERVICE_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -104,22 +107,31 @@ async function serviceClient(url: string, id: number): Promise<(until: number, p
   };
 }
 
-/** A slice of the service or of the floor: its time, the server's tails and SQL statements over it. */
+/** A slice of the service or of the floor: its time, the server's tails, SQL statements and PostgreSQL's CPU over it. */
 interface Slice {
   seconds: number;
   tails: Tails;
   sql: number;
+  /** CPU seconds of the database's backends (null where they cannot be read: see pg-cpu.ts) */
+  pgSeconds: number | null;
 }
 
-/** Runs `work` for `seconds` with the server's metrics scraped right before and after it. */
-async function measured(url: string, seconds: number, work: (until: number) => Promise<void>): Promise<Slice> {
+/** Runs `work` for `seconds` with the server's metrics and the backends' CPU read right before and after it. */
+async function measured(url: string, backends: BackendsCpu, seconds: number, work: (until: number) => Promise<void>): Promise<Slice> {
   const sqlBefore = (await metrics(url)).sqlStatements;
+  const pgBefore = await backends.read();
   const started = await tailsStart(url);
   const t0 = performance.now();
   await work(Date.now() + seconds * 1000);
   const elapsed = (performance.now() - t0) / 1000;
   const tails = await tailsEnd(url, started);
-  return { seconds: elapsed, tails, sql: (await metrics(url)).sqlStatements - sqlBefore };
+  const pgSeconds = spentBetween(pgBefore, await backends.read());
+  return { seconds: elapsed, tails, sql: (await metrics(url)).sqlStatements - sqlBefore, pgSeconds };
+}
+
+/** The backends' CPU over a side's slices, or null when any slice could not read it. */
+function pgSecondsOf(slices: readonly Slice[]): number | null {
+  return slices.every((x) => x.pgSeconds !== null) ? slices.reduce((a, x) => a + x.pgSeconds!, 0) : null;
 }
 
 /**
@@ -129,8 +141,13 @@ async function measured(url: string, seconds: number, work: (until: number) => P
  */
 async function runServiceAndFloor(
   url: string,
+  backends: BackendsCpu,
   clients: number,
-): Promise<{ service: Phase & { sqlPerMove: number; tails: Tails }; floor: FloorPhase; floorTails: Tails }> {
+): Promise<{
+  service: Phase & { sqlPerMove: number; tails: Tails; pgSeconds: number | null };
+  floor: FloorPhase & { pgSeconds: number | null };
+  floorTails: Tails;
+}> {
   const players = await Promise.all(Array.from({ length: clients }, (_, i) => serviceClient(url, i)));
   const floorFleet = await startFloor(url, clients, clients);
   const warm: Phase = { moves: 0, seconds: 0, latencies: [], roundEnds: [] };
@@ -143,9 +160,9 @@ async function runServiceAndFloor(
   const floorSlices: Slice[] = [];
   for (let i = 0; i < SLICES; i++) {
     serviceSlices.push(
-      await measured(url, SERVICE_SECONDS / SLICES, (until) => Promise.all(players.map((play) => play(until, phase))).then(() => {})),
+      await measured(url, backends, SERVICE_SECONDS / SLICES, (until) => Promise.all(players.map((play) => play(until, phase))).then(() => {})),
     );
-    floorSlices.push(await measured(url, SERVICE_SECONDS / SLICES, (until) => floorFleet.run(until, floor)));
+    floorSlices.push(await measured(url, backends, SERVICE_SECONDS / SLICES, (until) => floorFleet.run(until, floor)));
   }
   phase.seconds = serviceSlices.reduce((a, x) => a + x.seconds, 0);
   floor.seconds = floorSlices.reduce((a, x) => a + x.seconds, 0);
@@ -154,8 +171,8 @@ async function runServiceAndFloor(
   floor.latencies.sort((a, b) => a - b);
   const sql = serviceSlices.reduce((a, x) => a + x.sql, 0);
   return {
-    service: { ...phase, sqlPerMove: sql / phase.moves, tails: mergeTails(serviceSlices.map((x) => x.tails)) },
-    floor,
+    service: { ...phase, sqlPerMove: sql / phase.moves, tails: mergeTails(serviceSlices.map((x) => x.tails)), pgSeconds: pgSecondsOf(serviceSlices) },
+    floor: { ...floor, pgSeconds: pgSecondsOf(floorSlices) },
     floorTails: mergeTails(floorSlices.map((x) => x.tails)),
   };
 }
@@ -207,6 +224,7 @@ async function main(): Promise<void> {
   const db = await benchDatabase();
   await createFloorTable(db.url);
   const server = await startServerProcess(db.url, { BENCH_FLOOR: 'true' });
+  const backends = await backendsCpu(db.url);
   const figures: Record<string, number> = {};
   try {
     // A real snapshot, so the baseline writes as many bytes as the service does.
@@ -225,7 +243,7 @@ async function main(): Promise<void> {
     );
     for (const clients of CONCURRENCY) {
       const before = await runBaseline(db.url, clients, BASELINE_SECONDS, snapshot);
-      const { service, floor, floorTails } = await runServiceAndFloor(server.url, clients);
+      const { service, floor, floorTails } = await runServiceAndFloor(server.url, backends, clients);
       // The server's CPU per iteration: with the server the busiest process, what its figures
       // would be if nothing else ran on the machine, and much steadier than the rates on a shared one.
       const cpuPerMoveUs = (service.tails.cpuSeconds / service.moves) * 1e6;
@@ -253,6 +271,15 @@ async function main(): Promise<void> {
           `${fmt(cpuPerFloorUs, 0)} µs per floor iteration (${fmt(systemPerFloorUs, 0)} in the kernel)  |  ` +
           `CPU floor ratio ${fmt(cpuPerFloorUs / cpuPerMoveUs, 3)} (floor ÷ move CPU: the floor ratio of a server alone on its core)`,
       );
+      if (service.pgSeconds !== null && floor.pgSeconds !== null) {
+        const pgPerMoveUs = (service.pgSeconds / service.moves) * 1e6;
+        const pgPerFloorUs = (floor.pgSeconds / floor.mutations) * 1e6;
+        console.log(
+          `  PostgreSQL CPU (the backends serving this database): ${fmt(pgPerMoveUs, 0)} µs per move iteration, ${fmt(pgPerFloorUs, 0)} µs per floor iteration  |  ` +
+            `server + PostgreSQL floor ratio ${fmt((cpuPerFloorUs + pgPerFloorUs) / (cpuPerMoveUs + pgPerMoveUs), 3)}`,
+        );
+        Object.assign(figures, { [`pgCpuPerMoveUs${clients}`]: pgPerMoveUs, [`pgCpuPerFloorUs${clients}`]: pgPerFloorUs });
+      }
       console.log(`  ${describeTails(service.tails)}`);
       Object.assign(figures, {
         [`movesPerSec${clients}`]: rate,
@@ -270,6 +297,7 @@ async function main(): Promise<void> {
     }
     report(figures);
   } finally {
+    await backends.close();
     await server.stop();
     await db.stop();
   }
