@@ -8,9 +8,11 @@ import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { Subscriber } from './support/ws.js';
 
-const S_EVENTS = `subscription($id: ID!) { matchEvents(matchId: $id) { seq type } }`;
+const S_EVENTS = `subscription($id: ID!) { matchEvents(matchId: $id) { seq type match { version } } }`;
 const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { version } }';
 const MATCHES = 12;
+
+type FeedEvent = { seq: number; type: string; match: { version: number } };
 
 /**
  * A resync (the LISTEN connection came back: signals may have been lost) makes every open feed
@@ -38,7 +40,7 @@ describe('feed reads after a resync', () => {
       matches.push({ id: createMatch.id, bySeat });
     }
     const feeds = matches.map((m) =>
-      new Subscriber<{ seq: number }>(app.url).subscribe(S_EVENTS, { id: m.id }, (d) => d.matchEvents as { seq: number }),
+      new Subscriber<FeedEvent>(app.url).subscribe(S_EVENTS, { id: m.id }, (d) => d.matchEvents as FeedEvent),
     );
     await Promise.all(feeds.map((f) => f.ready()));
     await new Promise((r) => setTimeout(r, 200)); // let every subscription register
@@ -93,7 +95,8 @@ describe('feed reads after a resync', () => {
       expect(peak).toBeGreaterThan(0);
       expect(peak).toBeLessThanOrEqual(concurrency);
       for (const f of feeds) expect(f.errors).toEqual([]);
-      expect(played).toHaveLength(MATCHES);
+      // Each feed got its own match's move, the match as that move left it, and nothing else.
+      expect(feeds.map((f) => f.received.map((e) => [e.type, e.match.version]))).toEqual(played.map((version) => [['TILE_PLAYED', version]]));
     } finally {
       await Promise.all(feeds.map((f) => f.close()));
     }
