@@ -39,9 +39,7 @@ describe('feed reads after a resync', () => {
       bySeat.set((await b.request<{ joinMatch: MatchT }>(M_JOIN, { id: createMatch.id })).joinMatch.mySeat!, b);
       matches.push({ id: createMatch.id, bySeat });
     }
-    const feeds = matches.map((m) =>
-      new Subscriber<FeedEvent>(app.url).subscribe(S_EVENTS, { id: m.id }, (d) => d.matchEvents as FeedEvent),
-    );
+    const feeds = matches.map((m) => new Subscriber<FeedEvent>(app.url).subscribe(S_EVENTS, { id: m.id }, (d) => d.matchEvents as FeedEvent));
     await Promise.all(feeds.map((f) => f.ready()));
     await new Promise((r) => setTimeout(r, 200)); // let every subscription register
     try {
