@@ -26,7 +26,7 @@ const BENCHES: { name: string; env: Record<string, string> }[] = [
   { name: 'bots', env: { BENCH_DEALS: '40' } },
   { name: 'bot-load', env: { BENCH_SECONDS: '4' } },
   { name: 'connections', env: {} },
-  { name: 'cluster', env: { BENCH_SECONDS: '4', BENCH_CLIENTS: '8', BENCH_ROUNDS: '1' } },
+  { name: 'cluster', env: { BENCH_SECONDS: '4', BENCH_CLIENTS: '8', BENCH_ROUNDS: '1', BENCH_WARMUP_SECONDS: '10' } },
   { name: 'webhooks', env: { BENCH_MESSAGES: '1000', BENCH_SECONDS: '4' } },
   { name: 'sweeper', env: { BENCH_MATCHES: '2000', BENCH_SECONDS: '3' } },
 ];

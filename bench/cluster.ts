@@ -4,7 +4,8 @@
  * loop as bench:moves: C clients (BENCH_CLIENTS, default 8,16), each driving its own 2-player match
  * (read the mover's legal moves, play or draw, a new match when one ends). The two set-ups take
  * turns (one, two, one, two: BENCH_ROUNDS pairs, default 2) so that load from elsewhere on the
- * machine hits both alike; the ratio is two processes ÷ one at each C.
+ * machine hits both alike; each server start is warmed up first (BENCH_WARMUP_SECONDS); the ratio
+ * is two processes ÷ one at each C.
  *
  * Prints plain lines and a BENCH_RESULT line.
  */
@@ -16,6 +17,13 @@ import { report } from './support/result.js';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CLIENTS = (process.env.BENCH_CLIENTS ?? '8,16').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/**
+ * Moves before the first measurement of each server start (BENCH_WARMUP_SECONDS): V8 keeps
+ * optimizing a move's code for about 20 s of moves (see bench:moves), and with WORKERS=2 each
+ * process sees half of them, so a short warm-up measured two half-compiled processes against one
+ * warmer one. Later client counts on the same server warm up for a second only.
+ */
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 
 const CREATE = 'mutation { createMatch(input: { seats: 2 }) { id } }';
 const JOIN = 'mutation($id: ID!) { joinMatch(matchId: $id) { turn } }';
@@ -73,10 +81,10 @@ async function drive(url: string, seat: Seat, until: number, run: Run, id: numbe
 }
 
 let nextClient = 0;
-async function measure(url: string, clients: number): Promise<{ rate: number; p99: number }> {
+async function measure(url: string, clients: number, warmupSeconds: number): Promise<{ rate: number; p99: number }> {
   const ids = Array.from({ length: clients }, () => nextClient++);
   const seats = await Promise.all(ids.map((id) => prepare(url, id)));
-  const warmUntil = Date.now() + 1000;
+  const warmUntil = Date.now() + warmupSeconds * 1000;
   await Promise.all(seats.map((seat, i) => drive(url, seat, warmUntil, { moves: 0, latencies: [] }, ids[i])));
   const run: Run = { moves: 0, latencies: [] };
   const t0 = performance.now();
@@ -95,7 +103,8 @@ async function measure(url: string, clients: number): Promise<{ rate: number; p9
 async function main(): Promise<void> {
   const db = await benchDatabase();
   console.log(
-    `bench:cluster — ${SECONDS}s per run, ${ROUNDS} rounds, ${availableParallelism()} cores, ${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`,
+    `bench:cluster — ${SECONDS}s per run after ${WARMUP_SECONDS}s of warm-up per server, ${ROUNDS} rounds, ${availableParallelism()} cores, ` +
+      `${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`,
   );
   const rates = new Map<string, number[]>();
   const p99s = new Map<string, number[]>();
@@ -103,8 +112,8 @@ async function main(): Promise<void> {
     for (const workers of [1, 2]) {
       const server = await startServerProcess(db.url, { PUBSUB: 'postgres', WORKERS: String(workers) });
       try {
-        for (const clients of CLIENTS) {
-          const r = await measure(server.url, clients);
+        for (const [i, clients] of CLIENTS.entries()) {
+          const r = await measure(server.url, clients, i === 0 ? WARMUP_SECONDS : 1);
           const key = `${workers}:${clients}`;
           rates.set(key, [...(rates.get(key) ?? []), r.rate]);
           p99s.set(key, [...(p99s.get(key) ?? []), r.p99]);
