@@ -15,25 +15,12 @@ import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { FRESH_SET } from './tiles.js';
-import type { Tile } from './types.js';
+import type { ChainAnchor, DealSource, Tile } from './types.js';
 
 /** N: the chain's length, so the most rounds a match can deal. */
 export const DEAL_CHAIN_LENGTH = 1000;
 /** The first field of every stream message; a new scheme would get a new label. */
 export const DEAL_LABEL = 'straight-dominoes/deal/v1';
-
-/** A secret of the chain and the round it deals: every lower round's secret derives from it. */
-export interface ChainAnchor {
-  readonly round: number; // 1..DEAL_CHAIN_LENGTH
-  readonly secret: string; // 64 lowercase hex digits
-}
-
-/** Everything a round's deal derives from, besides the round number. */
-export interface DealSource {
-  readonly matchId: string;
-  readonly clientSeeds: readonly string[]; // by seat index
-  readonly anchor: ChainAnchor;
-}
 
 const HEX_SECRET = /^[0-9a-f]{64}$/;
 /** 1–64 printable ASCII characters (space to tilde) other than the field separator `|`. */

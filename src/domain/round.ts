@@ -5,9 +5,9 @@
  * a leader is chosen by lot, the lot continues the same stream where the shuffle stopped.
  */
 import { EMPTY_BOARD } from './board.js';
-import { roundStream, shuffleDeck, type DealSource, type DealStream } from './fair-deal.js';
+import { roundStream, shuffleDeck, type DealStream } from './fair-deal.js';
 import { FRESH_SET, pipCount, tileIndex } from './tiles.js';
-import type { Rules, RoundState, Tile } from './types.js';
+import type { DealSource, Rules, RoundState, Tile } from './types.js';
 
 /** R5 ranking of a drawn tile: any double beats any non-double, then higher double / higher total;
  * [engine] equal totals: the higher larger half wins (6-3 beats 5-4; E22). */

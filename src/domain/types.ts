@@ -1,5 +1,3 @@
-import type { DealSource } from './fair-deal.js';
-
 /**
  * The rules engine's public data types. Everything here is plain, immutable, JSON-serialisable
  * data: a match state can be stored as a snapshot and compared after a replay with deep equality.
@@ -36,6 +34,19 @@ export interface Rules {
   readonly blockedBonus: BlockedBonus;
   readonly playOut: boolean;
   readonly scoring: ScoringSystem;
+}
+
+/** A secret of the fair-deal chain (fair-deal.ts) and the round it deals: every lower round's secret derives from it. */
+export interface ChainAnchor {
+  readonly round: number; // 1..DEAL_CHAIN_LENGTH
+  readonly secret: string; // 64 lowercase hex digits
+}
+
+/** Everything a round's deal derives from, besides the round number. */
+export interface DealSource {
+  readonly matchId: string;
+  readonly clientSeeds: readonly string[]; // by seat index
+  readonly anchor: ChainAnchor;
 }
 
 /** How a match is set up: the table, the rules and what every deal derives from. */

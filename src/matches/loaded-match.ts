@@ -1,7 +1,6 @@
 import type { MatchState, MoveRecord, RoundResult, RoundState, Rules } from '../domain/index.js';
-import type { ClockUpdate, ClockWork } from './clock/clock-commit.js';
 import type { ClockSettings } from './clock/clock-settings.js';
-import type { ClockState } from './clock/clock-state.js';
+import type { ClockState, ClockUpdate, ClockWork } from './clock/clock-state.js';
 
 /**
  * The service's own shapes for what the repository loads and writes: plain data, no ORM types,

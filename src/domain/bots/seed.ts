@@ -1,7 +1,7 @@
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { DealSource } from '../fair-deal.js';
+import type { DealSource } from '../types.js';
 
 /**
  * The seed of a bot's choice at one position of a match (`lastSeq`): reproducible, different for

@@ -20,8 +20,8 @@ import {
   roundBlocks,
   roundStream,
   shuffleDeck,
-  type DealSource,
 } from '../fair-deal.js';
+import type { DealSource } from '../types.js';
 import { apply, newMatch } from '../match.js';
 import { dealRound } from '../round.js';
 import { resolveRules } from '../rules.js';

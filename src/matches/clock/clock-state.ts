@@ -24,6 +24,23 @@ export interface ClockState {
   readonly timedOutMoves: readonly number[];
 }
 
+/** What a command means for the clock, set by the decision that made it (decide-clock.ts). */
+export interface ClockWork {
+  /** DEADLINE_SOON was sent for the seat to move */
+  warned?: boolean;
+  /** the server acted for this seat, whose time ran out, with these moves (Move.seq) */
+  timedOut?: { seat: number; moves: number[] };
+}
+
+/** The clock once a commit holds: the JSON state and the two indexed due times of the Match row. */
+export interface ClockUpdate {
+  state: ClockState;
+  /** when the seat to move runs out (Match.deadline) */
+  deadlineAt: Date | null;
+  /** the next clock work: min(the 80 % point, the deadline) */
+  dueAt: Date | null;
+}
+
 /** What the clock needs to know of one commit. */
 export interface ClockChange {
   /** the turn before and after the commit: null when the match is not (or no longer) in progress */
