@@ -47,7 +47,9 @@ function groupOf(frame: CallFrame): string {
   const ours = /\/dist\/(src\/[^/]+)/.exec(frame.url);
   if (ours) return `ours ${ours[1]}`;
   if (frame.url.startsWith('node:')) return `node:${frame.url.slice(5).split('/')[0]}`;
-  return frame.functionName ? `(${frame.functionName.replace(/^\(|\)$/g, '')})` : '(native)';
+  // V8's own entries already read "(idle)", "(garbage collector)", "(program)"…
+  if (frame.functionName.startsWith('(')) return frame.functionName;
+  return frame.functionName ? `(${frame.functionName})` : '(native)';
 }
 
 function main(file: string | undefined): void {

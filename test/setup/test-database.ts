@@ -11,7 +11,12 @@ import pg from 'pg';
  * developer's run on the same machine) each drop only their own, and never copy the other's.
  */
 export function newTemplateName(): string {
-  return `dominoes_test_template_${randomBytes(6).toString('hex')}`;
+  return uniqueName('dominoes_test_template');
+}
+
+/** A database name no other run or test file has: the prefix and 12 random hex digits. */
+function uniqueName(prefix: string): string {
+  return `${prefix}_${randomBytes(6).toString('hex')}`;
 }
 
 function templateName(): string {
@@ -42,7 +47,7 @@ export async function adminQuery(url: string, sql: string): Promise<void> {
 
 /** A fresh database copied from the migrated template; returns its URL. */
 export async function createTestDatabase(serverUrl: string): Promise<string> {
-  const name = `dominoes_test_${randomBytes(6).toString('hex')}`;
+  const name = uniqueName('dominoes_test');
   await adminQuery(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${templateName()}"`);
   return withDatabase(serverUrl, name);
 }
