@@ -2,6 +2,7 @@ import { parsePrometheus, sum, type Sample } from '../bench/support/prometheus.j
 import { startTestApp, type TestApp } from './support/app.js';
 import { M_CREATE, M_JOIN, M_PLAY, type MatchT } from './support/fragments.js';
 import { GqlError } from './support/gql.js';
+import { Subscriber } from './support/ws.js';
 
 const TOKEN = 'metrics-token-for-the-tests';
 const LEGAL = 'query($id: ID!) { match(id: $id) { version turn legalMoves { tile { high low } end } } }';
@@ -60,8 +61,22 @@ describe('GET /metrics (Prometheus text)', () => {
     expect(sum(s, 'dominoes_db_pool_max')).toBe(10);
     expect(s.some((x) => x.name === 'nodejs_eventloop_lag_p99_seconds')).toBe(true);
     expect(s.some((x) => x.name === 'dominoes_db_pool_wait_seconds_count')).toBe(true);
-    expect(s.some((x) => x.name === 'dominoes_open_subscriptions')).toBe(true);
-    expect(s.some((x) => x.name === 'dominoes_open_sockets')).toBe(true);
+  });
+
+  it('counts open sockets and subscriptions as they open and close, and the SQL statements requests send', async () => {
+    const a = await app.player();
+    const before = await scrape();
+    const { id } = (await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
+    const afterCreate = await scrape();
+    expect(sum(afterCreate, 'dominoes_sql_statements_total')).toBeGreaterThan(sum(before, 'dominoes_sql_statements_total'));
+
+    const open = (s: Sample[]) => [sum(s, 'dominoes_open_sockets'), sum(s, 'dominoes_open_subscriptions')];
+    const [sockets, subscriptions] = open(afterCreate);
+    const watcher = new Subscriber(app.url, a.token).subscribe('subscription($id: ID!) { matchEvents(matchId: $id) { seq } }', { id }, (d) => d);
+    await watcher.ready();
+    await expect(until(async () => open(await scrape()), [sockets + 1, subscriptions + 1])).resolves.toEqual([sockets + 1, subscriptions + 1]);
+    await watcher.close();
+    await expect(until(async () => open(await scrape()), [sockets, subscriptions])).resolves.toEqual([sockets, subscriptions]);
   });
 
   it('has no bench-only floor mutation unless BENCH_FLOOR=true', async () => {
@@ -70,3 +85,14 @@ describe('GET /metrics (Prometheus text)', () => {
     expect(body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
+
+/** Reads `read` until it gives `expected` (the server counts a socket once its subscription starts), or for 5 s. */
+async function until<T>(read: () => Promise<T>, expected: T): Promise<T> {
+  const deadline = Date.now() + 5_000;
+  let last = await read();
+  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    last = await read();
+  }
+  return last;
+}

@@ -48,8 +48,19 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
     this.pool = pool;
     pool.on('connect', () => this.opened++);
     this.counting = config.metrics;
-    if (metrics?.enabled) timePoolWaits(pool, (s) => metrics.poolWait(s));
     if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
+    if (metrics?.enabled) this.exposeTo(metrics);
+  }
+
+  /** The pool's waits as they happen, and its figures and the statement count at each scrape (GET /metrics). */
+  private exposeTo(m: MetricsService): void {
+    timePoolWaits(this.pool, (s) => m.poolWait(s));
+    m.counter('dominoes_sql_statements_total', 'SQL statements sent on behalf of requests (background sweeps not counted).', () => this.statements);
+    m.gauge('dominoes_db_pool_max', 'Largest size of the PostgreSQL pool (DB_POOL_SIZE).', () => this.poolStats().max);
+    m.gauge('dominoes_db_pool_connections', 'PostgreSQL connections open in the pool, busy or idle.', () => this.poolStats().total);
+    m.gauge('dominoes_db_pool_idle', 'Idle PostgreSQL connections in the pool.', () => this.poolStats().idle);
+    m.counter('dominoes_db_pool_connections_opened_total', 'PostgreSQL connections the pool has opened.', () => this.poolStats().opened);
+    m.gauge('dominoes_db_pool_waiting', 'Statements waiting for a free pooled connection right now.', () => this.poolStats().waiting);
   }
 
   /** The pool's connections now (GET /metrics). */

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationShutdown } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { Limits } from '../config/limits.config.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 
 /**
  * Close codes of the graphql-ws connection set by these limits (the README lists them with the
@@ -39,8 +40,9 @@ export class WsConnections implements OnApplicationShutdown {
   private readonly tracked = new Map<WebSocket, Tracked>();
   private readonly timer: NodeJS.Timeout | null = null;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Optional() metrics?: MetricsService) {
     this.limits = config.limits.ws;
+    metrics?.gauge('dominoes_open_sockets', 'graphql-ws connections open in this process.', () => this.openSockets);
     if (this.limits.idleTimeoutMs > 0) {
       this.timer = setInterval(() => this.closeIdle(), Math.max(250, Math.min(this.limits.idleTimeoutMs / 4, 30_000)));
       this.timer.unref();

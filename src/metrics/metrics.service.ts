@@ -12,7 +12,9 @@ const LATENESS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300];
  * One registry per instance (not prom-client's global one): tests run several apps per process.
  *
  * Push side: `command`, `graphqlError`, `poolWait`, `lateness`. Pull side: `gauge` and `counter`
- * read a value from their owner at scrape time (open sockets, pool size, …).
+ * read a value from their owner at scrape time; each owner registers its own (the pool and the SQL
+ * statements in PrismaService, open sockets in WsConnections, open subscriptions in FeedRegistry),
+ * so this module depends on nothing but the configuration and any layer may record into it.
  */
 @Injectable()
 export class MetricsService {
@@ -74,6 +76,7 @@ export class MetricsService {
 
   /** A gauge whose value `read` gives at each scrape. */
   gauge(name: string, help: string, read: () => number): void {
+    if (!this.enabled) return;
     new Gauge({
       name,
       help,
@@ -86,6 +89,7 @@ export class MetricsService {
 
   /** A counter kept by its owner (a running total), read at each scrape. */
   counter(name: string, help: string, read: () => number): void {
+    if (!this.enabled) return;
     new Counter({
       name,
       help,

@@ -1,10 +1,15 @@
 import { applyDecorators, Injectable, SetMetadata, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import type { RequestContext } from '../players/auth.js';
 import { RateLimits, type RateBucket } from './rate-limits.service.js';
 
 const RATE_LIMIT = Symbol('RATE_LIMIT');
+
+/** What this guard reads of a request's context (RequestContext, src/players/auth.ts, has it). */
+interface Caller {
+  player: { id: string } | null;
+  address: string;
+}
 
 interface RateLimitRule {
   bucket: RateBucket;
@@ -30,7 +35,7 @@ export class RateLimitGuard implements CanActivate {
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
     const rule = this.reflector.get<RateLimitRule | undefined>(RATE_LIMIT, ctx.getHandler());
     if (!rule) return true;
-    const { player, address } = GqlExecutionContext.create(ctx).getContext<RequestContext>();
+    const { player, address } = GqlExecutionContext.create(ctx).getContext<Caller>();
     const key = rule.per === 'player' ? player?.id : address;
     if (key) await this.limits.consume(rule.bucket, key);
     return true;

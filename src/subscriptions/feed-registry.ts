@@ -1,5 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bus.js';
 
 /** A signal, or 'resync': signals may have been missed, so read the table again. */
@@ -24,8 +25,9 @@ export class FeedRegistry {
    */
   readonly page: number;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EVENT_BUS) bus: EventBus) {
+  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EVENT_BUS) bus: EventBus, @Optional() metrics?: MetricsService) {
     this.maxQueued = config.limits.ws.subscriptionQueue;
+    metrics?.gauge('dominoes_open_subscriptions', 'GraphQL subscriptions open in this process.', () => this.openFeeds);
     this.page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
     // After the current I/O callbacks: a command publishes before it answers, and its answer is
     // written first, so its sender never waits on a fan-out to thousands of sockets. Signals keep
