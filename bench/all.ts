@@ -21,6 +21,7 @@ interface Goal {
 const BENCHES: { name: string; env: Record<string, string> }[] = [
   { name: 'engine', env: { BENCH_MS: '500' } },
   { name: 'moves', env: { BENCH_SECONDS: '3', BENCH_WARMUP_SECONDS: '10' } },
+  { name: 'commit', env: { BENCH_SECONDS: '4' } },
   { name: 'subscriptions', env: { BENCH_SECONDS: '5' } },
   { name: 'history', env: { BENCH_SIZES: '1000,10000' } },
   { name: 'bots', env: { BENCH_DEALS: '40' } },
@@ -40,6 +41,8 @@ const GOALS: Record<string, Goal> = {
   pgCpuPerMoveUs8: { label: "PostgreSQL backends' CPU per move iteration (µs), 8 clients" },
   pgCpuPerFloorUs8: { label: "PostgreSQL backends' CPU per floor iteration (µs), 8 clients" },
   rawPgRatio8: { label: 'moves/s ÷ raw-pg tx/s, 8 clients', goal: { atLeast: 0.3 } },
+  movePgCpuRatio: { label: "PostgreSQL's CPU for a move's commit ÷ for the floor's INSERT, alone" },
+  barePgCpuRatio: { label: 'the same for the least a move can write (version and Move row)' },
   clusterRatio: { label: 'moves/s, WORKERS=2 ÷ one process' },
   rawPgRatio1: { label: 'moves/s ÷ raw-pg tx/s, 1 client' },
   p99Ms8: { label: 'command p99 (ms), 8 clients, round ends included', goal: { atMost: 35 } },

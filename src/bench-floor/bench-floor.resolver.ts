@@ -14,6 +14,14 @@ export const BENCH_FLOOR_TABLE = `
     client_move_id text, player_id uuid, created_at timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (match_id, seq), UNIQUE (match_id, player_id, client_move_id))`;
 
+/** The floor's one statement (bench:commit runs it without the server, beside a move's commit). */
+export function floorInsert(matchId: string, seq: number, playerId: string): Prisma.Sql {
+  return Prisma.sql`
+    INSERT INTO bench_floor_move (match_id, seq, round, seat, type, tile_high, tile_low, "end", points, count, player_id)
+    VALUES (${matchId}::uuid, ${seq}, 1, 0, 'PLAY', 6, 4, 'LEFT', 10, 10, ${playerId}::uuid)
+    RETURNING match_id AS "matchId", seq`;
+}
+
 @ObjectType({ description: 'Bench only (BENCH_FLOOR=true): what the floor mutation wrote.' })
 export class BenchFloorAck {
   @Field(() => ID)
@@ -38,10 +46,7 @@ export class BenchFloorResolver {
     @Args('seq', { type: () => Int }) seq: number,
     @CurrentPlayer() player: Player,
   ): Promise<BenchFloorAck> {
-    const [row] = await this.prisma.poolQuery<BenchFloorAck>(Prisma.sql`
-      INSERT INTO bench_floor_move (match_id, seq, round, seat, type, tile_high, tile_low, "end", points, count, player_id)
-      VALUES (${matchId}::uuid, ${seq}, 1, 0, 'PLAY', 6, 4, 'LEFT', 10, 10, ${player.id}::uuid)
-      RETURNING match_id AS "matchId", seq`);
+    const [row] = await this.prisma.poolQuery<BenchFloorAck>(floorInsert(matchId, seq, player.id));
     return row;
   }
 }
