@@ -95,6 +95,7 @@ function shapes(state: MatchState): Shape[] {
       return commitStatement(c, events, 0, (guard) => (withOutbox ? contributions.ctes(c, [PLAYER, PLAYER], guard) : []));
     };
   const moved = (x: Client) => void x.version++;
+  // The floor first: every other shape is measured against it.
   return [
     { name: 'floor', key: 'floor', statement: (x) => floorInsert(x.matchId, x.floorRows + 1, PLAYER), wrote: (x) => void x.floorRows++ },
     { name: 'move', key: 'move', statement: moveCommit(true, true, true), wrote: moved },
@@ -119,46 +120,47 @@ async function seed(url: string, state: MatchState, count: number): Promise<stri
   return rows.map((r) => r.id);
 }
 
-interface Tally {
+/** One shape's connections, and what its measured slices add up to. */
+interface Lane {
+  shape: Shape;
+  connections: Client[];
   statements: number;
   seconds: number;
+  /** the backends' CPU seconds, or null where they cannot be read (see pg-cpu.ts) */
   pgSeconds: number | null;
 }
 
 async function main(): Promise<void> {
   const db = await benchDatabase();
   const state = midRoundState();
-  const all = shapes(state);
   // Each shape has its own connections and match rows, as each kind of statement would in a
   // server: one shape's writes never leave another's rows or plans in a state it did not make.
-  const connections = new Map<Shape, Client[]>();
-  for (const shape of all) {
+  const lanes: Lane[] = [];
+  for (const shape of shapes(state)) {
     const ids = await seed(db.url, state, CLIENTS);
-    connections.set(
-      shape,
-      await Promise.all(
-        ids.map(async (matchId) => {
-          const client = new pg.Client({ connectionString: db.url });
-          await client.connect();
-          return { client, matchId, version: 0, floorRows: 0, prepared: new PreparedStatements() };
-        }),
-      ),
+    const connections = await Promise.all(
+      ids.map(async (matchId) => {
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        return { client, matchId, version: 0, floorRows: 0, prepared: new PreparedStatements() };
+      }),
     );
+    lanes.push({ shape, connections, statements: 0, seconds: 0, pgSeconds: 0 });
   }
   const backends = await backendsCpu(db.url);
-  const tally = new Map<string, Tally>(all.map((s) => [s.name, { statements: 0, seconds: 0, pgSeconds: 0 }]));
   try {
     console.log(
       `bench:commit — ${CLIENTS} connections, ${SECONDS}s per shape in ${SLICES} slices, state ${JSON.stringify(state).length} bytes, ` +
         `${process.env.DATABASE_URL ? 'DATABASE_URL' : 'embedded PostgreSQL'}`,
     );
-    const run = async (shape: Shape, seconds: number, t: Tally | null) => {
+    /** Runs a lane for `seconds`; `measure` adds the slice to its figures (not while warming up). */
+    const run = async ({ shape, connections }: Lane, seconds: number, measure: Lane | null) => {
       const before = await backends.read();
       const until = Date.now() + seconds * 1000;
       const t0 = performance.now();
       let n = 0;
       await Promise.all(
-        connections.get(shape)!.map(async (x) => {
+        connections.map(async (x) => {
           while (Date.now() < until) {
             const { rows } = await x.client.query(x.prepared.query(shape.statement(x)));
             if (rows.length !== 1) throw new Error(`${shape.name}: wrote nothing (match version ${x.version})`);
@@ -167,21 +169,21 @@ async function main(): Promise<void> {
           }
         }),
       );
-      if (!t) return;
-      t.seconds += (performance.now() - t0) / 1000;
-      t.statements += n;
+      if (!measure) return;
+      measure.seconds += (performance.now() - t0) / 1000;
+      measure.statements += n;
       const spent = spentBetween(before, await backends.read());
-      t.pgSeconds = spent === null || t.pgSeconds === null ? null : t.pgSeconds + spent;
+      measure.pgSeconds = spent === null || measure.pgSeconds === null ? null : measure.pgSeconds + spent;
     };
-    for (const shape of all) await run(shape, 2, null); // prepares every connection's statements and warms the caches
-    for (let i = 0; i < SLICES; i++) for (const shape of all) await run(shape, SECONDS / SLICES, tally.get(shape.name)!);
+    for (const lane of lanes) await run(lane, 2, null); // prepares every connection's statements and warms the caches
+    for (let i = 0; i < SLICES; i++) for (const lane of lanes) await run(lane, SECONDS / SLICES, lane);
 
-    const floor = tally.get('floor')!;
-    const rate = (t: Tally) => t.statements / t.seconds;
-    const cpuUs = (t: Tally) => (t.pgSeconds === null ? NaN : (t.pgSeconds / t.statements) * 1e6);
+    const [floor] = lanes;
+    const rate = (t: Lane) => t.statements / t.seconds;
+    const cpuUs = (t: Lane) => (t.pgSeconds === null ? NaN : (t.pgSeconds / t.statements) * 1e6);
     const figures: Record<string, number> = {};
-    for (const shape of all) {
-      const t = tally.get(shape.name)!;
+    for (const t of lanes) {
+      const { shape } = t;
       console.log(
         `${shape.name.padEnd(28)} ${fmt(rate(t)).padStart(8)} statements/s (${fmt(rate(t) / rate(floor), 3)} of the floor's)  |  ` +
           `PostgreSQL CPU ${fmt(cpuUs(t), 0).padStart(5)} µs per statement (${fmt(cpuUs(t) / cpuUs(floor), 2)}× the floor's)`,
@@ -193,7 +195,7 @@ async function main(): Promise<void> {
     report(figures);
   } finally {
     await backends.close();
-    await Promise.all([...connections.values()].flat().map((x) => x.client.end()));
+    await Promise.all(lanes.flatMap((l) => l.connections).map((x) => x.client.end()));
     await db.stop();
   }
 }

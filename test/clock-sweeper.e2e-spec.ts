@@ -2,7 +2,8 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { dropTestDatabase } from './setup/test-database.js';
 import { instanceConfig, startTestApp, type TestApp } from './support/app.js';
-import { clockedDuel, clockedView, eventually, expectForfeitReplayable, moveNow, sleep, storedEvents, timeoutsOf } from './support/clocks.js';
+import { clockedDuel, clockedView, expectForfeitReplayable, moveNow, sleep, storedEvents, timeoutsOf } from './support/clocks.js';
+import { eventually } from './support/eventually.js';
 import { lcg } from './support/driver.js';
 import { GqlError, type GqlClient } from './support/gql.js';
 

@@ -1,6 +1,7 @@
 import { parsePrometheus, sum, type Sample } from '../bench/support/prometheus.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { M_CREATE, M_JOIN, M_PLAY, type MatchT } from './support/fragments.js';
+import { eventually } from './support/eventually.js';
 import { GqlError } from './support/gql.js';
 import { Subscriber } from './support/ws.js';
 
@@ -74,9 +75,17 @@ describe('GET /metrics (Prometheus text)', () => {
     const [sockets, subscriptions] = open(afterCreate);
     const watcher = new Subscriber(app.url, a.token).subscribe('subscription($id: ID!) { matchEvents(matchId: $id) { seq } }', { id }, (d) => d);
     await watcher.ready();
-    await expect(until(async () => open(await scrape()), [sockets + 1, subscriptions + 1])).resolves.toEqual([sockets + 1, subscriptions + 1]);
+    // The server counts the socket and its subscription once the subscription has started.
+    const reaches = async (expected: number[]) =>
+      eventually(
+        async () => open(await scrape()),
+        (v) => v.join() === expected.join(),
+        'the gauges',
+        5_000,
+      );
+    expect(await reaches([sockets + 1, subscriptions + 1])).toEqual([sockets + 1, subscriptions + 1]);
     await watcher.close();
-    await expect(until(async () => open(await scrape()), [sockets, subscriptions])).resolves.toEqual([sockets, subscriptions]);
+    expect(await reaches([sockets, subscriptions])).toEqual([sockets, subscriptions]);
   });
 
   it('has no bench-only floor mutation unless BENCH_FLOOR=true', async () => {
@@ -85,14 +94,3 @@ describe('GET /metrics (Prometheus text)', () => {
     expect(body.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
-
-/** Reads `read` until it gives `expected` (the server counts a socket once its subscription starts), or for 5 s. */
-async function until<T>(read: () => Promise<T>, expected: T): Promise<T> {
-  const deadline = Date.now() + 5_000;
-  let last = await read();
-  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 50));
-    last = await read();
-  }
-  return last;
-}

@@ -8,7 +8,8 @@ import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
 import { startServerChild, type ListeningServer } from './support/server-process.js';
 import { verified, WebhookReceiver } from './support/webhook-receiver.js';
-import { createWebhook, eventually } from './support/webhooks.js';
+import { eventually } from './support/eventually.js';
+import { createWebhook } from './support/webhooks.js';
 
 async function register(url: string, name: string): Promise<GqlClient> {
   const res = await new GqlClient(url).request<{ registerPlayer: { token: string; player: { id: string; name: string } } }>(

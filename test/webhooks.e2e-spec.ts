@@ -1,6 +1,7 @@
 import { PrismaService } from '../src/database/prisma.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
+import { eventually } from './support/eventually.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { verified, WebhookReceiver } from './support/webhook-receiver.js';
@@ -8,7 +9,6 @@ import {
   ALL_EVENTS,
   createWebhook,
   deliveries,
-  eventually,
   M_CREATE_WEBHOOK,
   M_REDELIVER,
   M_ROTATE_WEBHOOK,

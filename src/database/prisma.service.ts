@@ -54,19 +54,14 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
 
   /** The pool's waits as they happen, and its figures and the statement count at each scrape (GET /metrics). */
   private exposeTo(m: MetricsService): void {
-    timePoolWaits(this.pool, (s) => m.poolWait(s));
+    const pool = this.pool;
+    timePoolWaits(pool, (s) => m.poolWait(s));
     m.counter('dominoes_sql_statements_total', 'SQL statements sent on behalf of requests (background sweeps not counted).', () => this.statements);
-    m.gauge('dominoes_db_pool_max', 'Largest size of the PostgreSQL pool (DB_POOL_SIZE).', () => this.poolStats().max);
-    m.gauge('dominoes_db_pool_connections', 'PostgreSQL connections open in the pool, busy or idle.', () => this.poolStats().total);
-    m.gauge('dominoes_db_pool_idle', 'Idle PostgreSQL connections in the pool.', () => this.poolStats().idle);
-    m.counter('dominoes_db_pool_connections_opened_total', 'PostgreSQL connections the pool has opened.', () => this.poolStats().opened);
-    m.gauge('dominoes_db_pool_waiting', 'Statements waiting for a free pooled connection right now.', () => this.poolStats().waiting);
-  }
-
-  /** The pool's connections now (GET /metrics). */
-  poolStats(): { max: number; total: number; idle: number; waiting: number; opened: number } {
-    const p = this.pool;
-    return { max: p.options.max ?? 10, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount, opened: this.opened };
+    m.gauge('dominoes_db_pool_max', 'Largest size of the PostgreSQL pool (DB_POOL_SIZE).', () => pool.options.max ?? 10);
+    m.gauge('dominoes_db_pool_connections', 'PostgreSQL connections open in the pool, busy or idle.', () => pool.totalCount);
+    m.gauge('dominoes_db_pool_idle', 'Idle PostgreSQL connections in the pool.', () => pool.idleCount);
+    m.counter('dominoes_db_pool_connections_opened_total', 'PostgreSQL connections the pool has opened.', () => this.opened);
+    m.gauge('dominoes_db_pool_waiting', 'Statements waiting for a free pooled connection right now.', () => pool.waitingCount);
   }
 
   async poolQuery<T>(sql: Prisma.Sql): Promise<T[]> {

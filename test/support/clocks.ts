@@ -71,17 +71,6 @@ export async function storedEvents(prisma: PrismaService, matchId: string): Prom
     WHERE e."matchId" = ${matchId}::uuid ORDER BY e.seq`;
 }
 
-/** Polls until `ok` holds; the deadline only bounds a failure. */
-export async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(v)} after ${timeoutMs} ms`);
-    await sleep(25);
-  }
-}
-
 /**
  * Every TIMED_OUT is the server acting once for the seat whose turn ran out: right after it come
  * that seat's own moves, all marked timedOut (or MATCH_FINISHED when its side forfeits), and no

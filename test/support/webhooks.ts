@@ -37,16 +37,3 @@ export async function deliveries(client: GqlClient, webhookId: string, first = 1
   const res = await client.request<{ webhookDeliveries: { edges: { node: DeliveryT }[] } }>(Q_DELIVERIES, { id: webhookId, first });
   return res.webhookDeliveries.edges.map((e) => e.node);
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `ok` holds; the deadline only bounds a failure. */
-export async function eventually<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(v)?.slice(0, 2000)} after ${timeoutMs} ms`);
-    await sleep(25);
-  }
-}
