@@ -8,6 +8,7 @@ import { ApiErrorFilter } from './graphql/api-error.filter.js';
 import { formatError } from './graphql/format-error.js';
 import { graphqlContext } from './graphql/graphql-context.js';
 import { GraphqlWsEndpoint } from './graphql/graphql-ws-endpoint.js';
+import { subscriptionsOverHttpPlugin } from './graphql/subscriptions-over-http.plugin.js';
 import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DueWorkModule } from './due-work/due-work.module.js';
@@ -91,6 +92,7 @@ export class AppModule {
               plugins: [
                 ApolloServerPluginCacheControlDisabled(),
                 queries.apolloPlugin() as never,
+                subscriptionsOverHttpPlugin() as never,
                 commandTimingPlugin(metrics) as never,
                 ...(config.graphqlIde ? [graphqlIdePlugin('/graphql')] : []),
               ],

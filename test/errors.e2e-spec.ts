@@ -84,6 +84,18 @@ describe('every catalogued code and reason, reached through the API', () => {
     expect(await post({ query: 'query A { __typename } query B { __typename }' })).toBe('OPERATION_RESOLUTION_FAILURE');
   });
 
+  it('a subscription sent over HTTP: BAD_REQUEST (HTTP 400) naming the WebSocket endpoint, not a server error', async () => {
+    const query = 'subscription($id: ID!) { matchEvents(matchId: $id) { seq } }';
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables: { id: '00000000-0000-4000-8000-000000000000' } }),
+    });
+    const body = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+    expect({ status: res.status, code: body.errors?.[0]?.extensions?.code }).toEqual({ status: 400, code: 'BAD_REQUEST' });
+    expect(body.errors?.[0]?.message).toMatch(/WebSocket.*\/graphql/);
+  });
+
   it('the service: who may do what, to which match, at which version', async () => {
     const { id, mover, waiter } = await match();
     const outsider = await app.player('outsider');

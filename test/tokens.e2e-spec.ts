@@ -2,6 +2,7 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { GqlClient } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
 import { Subscriber } from './support/ws.js';
 
 const M_ROTATE = `mutation { rotateToken { token player { id name } } }`;
@@ -60,6 +61,33 @@ describe('token rotation and revocation', () => {
     // A new socket with the old token is refused; with the new one it is accepted.
     expect(await new Subscriber(app.url, ann.token).closed(2_000)).toBe(4403);
     await live.close();
+  });
+
+  it('rotateToken over the socket answers the new token on it, then closes that socket with 4403', async () => {
+    const cy = await app.player('cy');
+    const other = new Subscriber(app.url, cy.token).subscribe(S_TURNS, {}, (d) => d);
+    await other.ready();
+    const ws = new RawWs(app.url, { token: cy.token });
+    await ws.ready();
+    ws.subscribe('rotate', M_ROTATE);
+    expect(await ws.closed()).toBe(4403);
+    // The answer came before the close: without it the player would be left with no token at all.
+    const answer = ws.of('rotate').find((m) => m.type === 'next') as { payload: { data: { rotateToken: { token: string } } } } | undefined;
+    expect(answer?.payload.data.rotateToken.token).toMatch(/\S{20,}/);
+    expect(await new GqlClient(app.url, answer!.payload.data.rotateToken.token).request(Q_ME)).toEqual({ me: { id: cy.id } });
+    expect(await other.closed()).toBe(4403);
+    expect(await cy.errorCode(Q_ME)).toBe('UNAUTHENTICATED');
+    await other.close();
+  });
+
+  it('revokeToken over the socket answers true on it before closing it', async () => {
+    const di = await app.player('di');
+    const ws = new RawWs(app.url, { token: di.token });
+    await ws.ready();
+    ws.subscribe('revoke', M_REVOKE);
+    expect(await ws.closed()).toBe(4403);
+    expect(ws.of('revoke').find((m) => m.type === 'next')?.payload).toEqual({ data: { revokeToken: true } });
+    expect(await di.errorCode(Q_ME)).toBe('UNAUTHENTICATED');
   });
 
   it('revokeToken leaves the player with no working token', async () => {

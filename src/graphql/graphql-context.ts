@@ -44,7 +44,11 @@ export function graphqlContext({ players, limits, connections }: Pick<TransportD
         address: address ?? 'unknown',
         transport: 'ws',
         connection: socket
-          ? { fellBehind: () => connections.fellBehind(socket), ...(typeof id === 'string' ? { sendNext: nextMessageWriter(socket, id) } : {}) }
+          ? {
+              socket,
+              fellBehind: () => connections.fellBehind(socket),
+              ...(typeof id === 'string' ? { operationId: id, sendNext: nextMessageWriter(socket, id) } : {}),
+            }
           : undefined,
       };
     }
@@ -152,10 +156,17 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
   };
 }
 
-/** Every operation over a socket spends from its player's (else its address's) budget. */
-export function graphqlWsOnSubscribe({ limits }: TransportDeps) {
+/**
+ * Every operation over a socket spends from its player's (else its address's) budget. A socket
+ * whose token was just rotated or revoked over it takes no new operation while it waits to
+ * close (SocketSessions.closeStale).
+ */
+export function graphqlWsOnSubscribe({ limits, sockets }: TransportDeps) {
   return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<GraphQLError[] | void> => {
     const extra = ctx.extra as WsExtra;
+    if (extra.socket && sockets.closing(extra.socket)) {
+      return [new GraphQLError('unknown or revoked token', { extensions: { code: 'UNAUTHENTICATED' } })];
+    }
     try {
       await limits.consume('wsSubscribe', extra.session?.player.id ?? `address:${extra.address ?? 'unknown'}`);
     } catch (e) {

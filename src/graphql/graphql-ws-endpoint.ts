@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import { ModuleRef } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { QueryLimits } from '../limits/query-limits.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -72,6 +72,11 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
             (code) => this.metrics.graphqlError(code),
           ),
         }),
+        // A socket whose token a rotate or revoke on it made stale closes once that answer is out.
+        onComplete: (ctx, id) => {
+          const socket = (ctx.extra as { socket?: WebSocket }).socket;
+          if (socket) this.sockets.answered(socket, id);
+        },
       },
       wss,
       // No keep-alive of graphql-ws's own: WsKeepAlive pings every socket from one timer.

@@ -1,5 +1,6 @@
 import { createParamDecorator, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
+import type { WebSocket } from 'ws';
 import { ApiError } from '../common/api-error.js';
 import type { Player } from './models/player.model.js';
 import type { Session } from './players.service.js';
@@ -18,8 +19,11 @@ export interface RequestContext {
   roundsRead?: number;
   /** which transport carries the operation: HTTP can answer a refusal with its status code, and the fix for a missing token differs (a header, or connection params) */
   transport: 'http' | 'ws';
-  /** graphql-ws only: the connection a subscription runs on. */
+  /** graphql-ws only: the connection the operation runs on. */
   connection?: {
+    /** The socket and this operation's id on it: a rotate or revoke closes the socket once this operation is answered. */
+    socket: WebSocket;
+    operationId?: string;
     fellBehind: () => void;
     /**
      * Writes this subscription's `next` message with an already serialized payload, exactly as
@@ -65,7 +69,9 @@ export const CurrentPlayer = createParamDecorator((_data: unknown, ctx: Executio
 
 /** The authenticated player with the digest of the token used (with AuthGuard). */
 export const CurrentSession = createParamDecorator((_data: unknown, ctx: ExecutionContext): Session => {
-  const { player, tokenHash } = contextOf(ctx);
+  const { player, tokenHash, connection } = contextOf(ctx);
   if (!player || !tokenHash) throw new ApiError('UNAUTHENTICATED', 'this operation needs a player token (Authorization: Bearer <token>)');
-  return { player, tokenHash };
+  return connection?.operationId
+    ? { player, tokenHash, via: { socket: connection.socket, operationId: connection.operationId } }
+    : { player, tokenHash };
 });

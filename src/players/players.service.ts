@@ -5,7 +5,7 @@ import { playerName } from '../common/validate.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import type { Player, PlayerSession } from './models/player.model.js';
-import { SocketSessions } from './socket-sessions.js';
+import { SocketSessions, type SocketOperation } from './socket-sessions.js';
 import { TokenCache } from './token-cache.js';
 import { bearerToken, hashToken, newToken } from './token.js';
 
@@ -13,6 +13,8 @@ import { bearerToken, hashToken, newToken } from './token.js';
 export interface Session {
   player: Player;
   tokenHash: string;
+  /** The graphql-ws operation the request is, if it came over a socket (see SocketSessions.closeStale). */
+  via?: SocketOperation;
 }
 
 @Injectable()
@@ -78,6 +80,6 @@ export class PlayersService {
     });
     this.byTokenHash.evictPlayer(session.player.id);
     if (count === 0) throw new ApiError('UNAUTHENTICATED', 'unknown or revoked token');
-    this.sockets.closeStale(session.player.id, next);
+    this.sockets.closeStale(session.player.id, next, session.via);
   }
 }

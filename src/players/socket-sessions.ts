@@ -7,6 +7,12 @@ import { PrismaService } from '../database/prisma.service.js';
 export const TOKEN_REVOKED_CLOSE_CODE = 4403;
 const REASON = 'Forbidden: token revoked or rotated';
 
+/** An operation on a graphql-ws socket: the socket and the operation's id on it. */
+export interface SocketOperation {
+  socket: WebSocket;
+  operationId: string;
+}
+
 /**
  * The open graphql-ws sockets and the token each authenticated with. A rotate or revoke on this
  * instance closes its sockets at once; every `TOKEN_CACHE_TTL_MS` one statement re-checks the
@@ -15,7 +21,7 @@ const REASON = 'Forbidden: token revoked or rotated';
 @Injectable()
 export class SocketSessions implements OnApplicationShutdown {
   private readonly logger = new Logger(SocketSessions.name);
-  private readonly sockets = new Map<WebSocket, { digest: string; playerId: string }>();
+  private readonly sockets = new Map<WebSocket, { digest: string; playerId: string; closeOnceAnswered?: string }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -34,9 +40,28 @@ export class SocketSessions implements OnApplicationShutdown {
     socket.once('close', () => this.sockets.delete(socket));
   }
 
-  /** Closes this player's sockets that authenticated with any token but `current` (null: all). */
-  closeStale(playerId: string, current: string | null): void {
-    for (const [socket, s] of this.sockets) if (s.playerId === playerId && s.digest !== current) this.close(socket);
+  /**
+   * Closes this player's sockets that authenticated with any token but `current` (null: all).
+   * The socket the rotate or revoke itself came over (`answering`) is closed only once that
+   * operation is answered (`answered`): closed at once, it would drop the answer, and with it
+   * the only copy of a rotated token. Until then it takes no new operation (`closing`).
+   */
+  closeStale(playerId: string, current: string | null, answering?: SocketOperation): void {
+    for (const [socket, s] of this.sockets) {
+      if (s.playerId !== playerId || s.digest === current) continue;
+      if (socket === answering?.socket) s.closeOnceAnswered = answering.operationId;
+      else this.close(socket);
+    }
+  }
+
+  /** graphql-ws has answered (completed) operation `operationId` on `socket`. */
+  answered(socket: WebSocket, operationId: string): void {
+    if (this.sockets.get(socket)?.closeOnceAnswered === operationId) this.close(socket);
+  }
+
+  /** Whether the socket's token is gone and it closes once its last answer is out. */
+  closing(socket: WebSocket): boolean {
+    return this.sockets.get(socket)?.closeOnceAnswered !== undefined;
   }
 
   /** Closes every socket whose token no longer names a player. */
