@@ -49,6 +49,8 @@ export class AppModule {
             level: config.logLevel,
             // GraphQL answers 200 even for errors; the request line is noise at info level.
             autoLogging: verbose,
+            // Logged requests carry their headers: a player's token (or the metrics token) is never written out.
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
           },
           // Request-bound loggers (pino-http) only when logging verbosely: binding one to each
           // request turns on async-context tracking for every promise of the process, measured

@@ -57,6 +57,15 @@ describe('GET /metrics (Prometheus text)', () => {
     expect(sum(afterRefusal, 'dominoes_command_duration_seconds_count', { command: 'playTile', outcome: 'error' })).toBeGreaterThan(0);
   });
 
+  it('a flood of readiness probes costs the database one statement, not one per probe', async () => {
+    await new Promise((r) => setTimeout(r, 1_100)); // past any earlier probe's reuse
+    const before = sum(await scrape(), 'dominoes_sql_statements_total');
+    const probes = await Promise.all(Array.from({ length: 50 }, () => fetch(`${app.url}/health/ready`)));
+    expect(probes.map((r) => r.status)).toEqual(Array(50).fill(200));
+    // The scrape itself sends none; nothing else runs in this test.
+    expect(sum(await scrape(), 'dominoes_sql_statements_total') - before).toBeLessThanOrEqual(2);
+  });
+
   it('shows the pool, the event loop and the open subscriptions', async () => {
     const s = await scrape();
     expect(sum(s, 'dominoes_db_pool_max')).toBe(10);

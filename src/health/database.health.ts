@@ -3,17 +3,32 @@ import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/term
 import { PrismaService } from '../database/prisma.service.js';
 import { readMigrations } from '../database/schema-engine.js';
 
+/** How long one readiness answer is reused (/health/ready is not rate-limited: see http-rate-limit.ts). */
+const READY_REUSE_MS = 1_000;
+
 @Injectable()
 export class DatabaseHealthIndicator {
   private readonly logger = new Logger('Health');
   private expected: Promise<string[]> | undefined;
+  private last: { at: number; answer: Promise<HealthIndicatorResult> } | undefined;
 
   constructor(
     private readonly prisma: PrismaService,
     private readonly indicator: HealthIndicatorService,
   ) {}
 
-  async isReady(key: string): Promise<HealthIndicatorResult> {
+  /**
+   * Probes share one check at a time and reuse its answer for a second: a flood of them (the
+   * health checks spend no rate limit, so orchestrators are never refused) then costs the pool
+   * that player commands use one statement a second, not one per probe.
+   */
+  isReady(key: string): Promise<HealthIndicatorResult> {
+    const now = Date.now();
+    if (!this.last || now - this.last.at >= READY_REUSE_MS) this.last = { at: now, answer: this.check(key) };
+    return this.last.answer;
+  }
+
+  private async check(key: string): Promise<HealthIndicatorResult> {
     const check = this.indicator.check(key);
     try {
       // The migrations on disk do not change while the process runs: read them once.

@@ -49,7 +49,8 @@ export class ToMoveResolver {
 
   @ResolveField(() => Int, {
     nullable: true,
-    description: 'Matches where it is this player’s turn (toMove’s totalCount); only on `me`, null elsewhere.',
+    description:
+      'Matches where it is this player’s turn (toMove’s totalCount); only where this player is the caller (as on `me`, or the caller’s own seat), null for anyone else.',
   })
   toMoveCount(@Parent() player: Player, @CurrentPlayer() caller: Player | null): Promise<number> | null {
     return caller && caller.id === player.id ? this.repo.toMoveCount(player.id) : null;
