@@ -240,6 +240,36 @@ describe('commands: races, idempotency and typed errors', () => {
     expect(await count()).toBe(1);
   });
 
+  it('a legal move is not refused on a cached state that is behind the database (another instance committed, its signal not here yet)', async () => {
+    const { id, bySeat } = await twoPlayer();
+    const cache = app.server.app.get(MatchCache);
+    const first = await viewOf(bySeat.get(0)!, id);
+    const behind = cache.get(id)!;
+    expect(behind.version).toBe(first.version);
+    // The seat to move draws if it can, else plays: the match moves on by one commit.
+    const mover = bySeat.get(first.turn!)!;
+    const view = await viewOf(mover, id);
+    if (view.legalMoves.length > 0) await mover.request(PLAY, { i: { matchId: id, tile: view.legalMoves[0].tile, end: view.legalMoves[0].end } });
+    else await mover.request(DRAW, { i: { matchId: id } });
+    // What an instance that did not make that commit may still hold.
+    cache.forget(id);
+    cache.set(behind);
+    const now = await prisma.match.findUniqueOrThrow({ where: { id }, select: { version: true, turn: true } });
+    expect(now.version).toBeGreaterThan(behind.version);
+    const next = bySeat.get(now.turn!)!;
+    cache.forget(id);
+    const fresh = await viewOf(next, id);
+    cache.forget(id);
+    cache.set(behind);
+    const move = fresh.legalMoves[0];
+    const answer = move
+      ? await next.request<{ playTile: { version: number } }>(PLAY, {
+          i: { matchId: id, tile: move.tile, end: move.end, expectedVersion: now.version },
+        })
+      : await next.request<{ drawTile: { version: number } }>(DRAW, { i: { matchId: id, expectedVersion: now.version } });
+    expect(Object.values(answer)[0].version).toBe(now.version + 1);
+  });
+
   it('refuses moves once the match is over with MATCH_NOT_IN_PROGRESS', async () => {
     const { id, a, b } = await twoPlayer();
     await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id });

@@ -66,8 +66,20 @@ export class CommandRunner implements OnModuleInit {
   async run(matchId: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
     for (let attempt = 1; ; attempt++) {
       // The first attempt may trust the cache (the version check catches a stale entry); a retry reads the database.
-      const loaded = await this.load(matchId, attempt > 1);
-      const decision = await decide(loaded);
+      const cached = attempt === 1 ? this.cache.get(matchId) : undefined;
+      const loaded = cached ?? (await this.load(matchId, true));
+      let decision: Decision;
+      try {
+        decision = await decide(loaded);
+      } catch (e) {
+        // A refusal decided on a cached entry may only say that the entry is behind: another
+        // instance committed and its signal has not arrived here yet (the player's legal move
+        // would read as NOT_YOUR_TURN, or its expectedVersion as STALE_VERSION). Decided again on
+        // a fresh read, the refusal stands or falls on what the database holds.
+        if (!(e instanceof ApiError) || cached === undefined) throw e;
+        this.cache.forget(matchId);
+        continue;
+      }
       // A replayed command answers with the match as it is now, not as first read.
       if ('unchanged' in decision) return decision.reread ? this.load(matchId, true) : loaded;
       const seats = seatsAfter(loaded, decision.commit);
