@@ -72,8 +72,15 @@ function revealer(loaded: LoadedMatch): MatchRef['revealedSecret'] {
   return (round, finished) => (finished || matchOver ? chainSecretHex(anchor, round) : null);
 }
 
+/**
+ * A round's `dealSecret`, worked out only when a client asks for it: walking the chain down from
+ * S_N takes up to a thousand hashes (about 2 ms), which a page of matches asking for
+ * `currentRound { number }` must not pay. The query cost charges the field for it (DEAL_SECRET_COST).
+ */
+type DealSecret = () => string | null;
+
 /** A round that is over: everything may be shown, its draws included. */
-export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSecret: DealSecret, timedOut: ReadonlySet<number>): Round {
   return {
     number: round.number,
     status: round.status as RoundStatus,
@@ -87,7 +94,9 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
     // The round is over: redactMove hides nothing in it, whoever looks.
     moves: round.moves.map((m) => moveModel(redactMove(m, null, true), timedOut.has(m.seq))),
     result: resultModel(round.result),
-    dealSecret,
+    get dealSecret() {
+      return dealSecret();
+    },
     layout: { spinner: rules.spinner, spinnerEndsCount: rules.spinnerEndsCount },
   };
 }
@@ -96,17 +105,16 @@ export function finishedRoundModel(round: RoundState, rules: DomainRules, dealSe
  * The round a resignation cut short, once the match is over: UNFINISHED, nothing awarded, and
  * shown in full like a finished round (its hands and draws are no longer anyone's secret).
  */
-function cutShortRoundModel(state: MatchState, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
-  const round = finishedRoundModel(state.round, state.config.rules, dealSecret, timedOut);
-  return {
-    ...round,
+function cutShortRoundModel(state: MatchState, dealSecret: DealSecret, timedOut: ReadonlySet<number>): Round {
+  // Changed in place, not spread: a spread would call the dealSecret getter.
+  return Object.assign(finishedRoundModel(state.round, state.config.rules, dealSecret, timedOut), {
     status: 'UNFINISHED' as RoundStatus,
     result: {
       end: 'RESIGNED' as RoundEnd,
       awarded: state.teams.map(() => 0),
       hands: state.round.hands.map((tiles, seat) => ({ seat, tiles: tiles.map((t) => ({ high: t.high, low: t.low })) })),
     },
-  };
+  });
 }
 
 /**
@@ -115,7 +123,7 @@ function cutShortRoundModel(state: MatchState, dealSecret: string | null, timedO
  * viewer's view (the engine's viewFor: redacted moves, open ends), built on first read, so a
  * command's answer asking `currentRound { number }` computes no view at all.
  */
-function liveRoundModel(state: MatchState, view: () => MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+function liveRoundModel(state: MatchState, view: () => MatchView, dealSecret: DealSecret, timedOut: ReadonlySet<number>): Round {
   const r = state.round;
   const rules = state.config.rules;
   return {
@@ -137,13 +145,15 @@ function liveRoundModel(state: MatchState, view: () => MatchView, dealSecret: st
     get result() {
       return resultModel(view().round.result);
     },
-    dealSecret,
+    get dealSecret() {
+      return dealSecret();
+    },
     layout: { spinner: rules.spinner, spinnerEndsCount: rules.spinnerEndsCount },
   };
 }
 
 /** The round a match is in, or the one a resignation cut short once the match is over. */
-function currentRoundModel(state: MatchState, view: () => MatchView, dealSecret: string | null, timedOut: ReadonlySet<number>): Round {
+function currentRoundModel(state: MatchState, view: () => MatchView, dealSecret: DealSecret, timedOut: ReadonlySet<number>): Round {
   const cutShort = state.status === 'FINISHED' && state.round.status === 'IN_PROGRESS';
   return cutShort ? cutShortRoundModel(state, dealSecret, timedOut) : liveRoundModel(state, view, dealSecret, timedOut);
 }
@@ -200,7 +210,12 @@ export function matchModel(loaded: LoadedMatch, viewer: Player | null): Match {
     get currentRound() {
       if (round === undefined) {
         round = state
-          ? currentRoundModel(state, () => view()!, revealedSecret(state.round.number, state.round.status === 'FINISHED'), timedOut)
+          ? currentRoundModel(
+              state,
+              () => view()!,
+              () => revealedSecret(state.round.number, state.round.status === 'FINISHED'),
+              timedOut,
+            )
           : null;
       }
       return round;

@@ -44,7 +44,7 @@ export class RoundsService {
     spend(current.status === RoundStatus.FINISHED ? current.number : current.number - 1);
     const finished = await this.finished.load(match.id);
     const rounds = finished.map((r) =>
-      finishedRoundModel(r.snapshot, match.rules as Rules, match.ref.revealedSecret(r.number, true), match.ref.timedOut),
+      finishedRoundModel(r.snapshot, match.rules as Rules, () => match.ref.revealedSecret(r.number, true), match.ref.timedOut),
     );
     return rounds.some((r) => r.number === current.number) ? rounds : [...rounds, current];
   }
