@@ -13,7 +13,8 @@ import { boardAt } from './board-at.js';
 export class BoardAtResolver {
   @ResolveField(() => Board, {
     nullable: true,
-    description: "The layout right after the move with this match-wide seq (one of this round's moves), for replay.",
+    description:
+      "The layout right after the move with this match-wide seq, for replay. A seq that is not one of this round's moves is refused with BAD_USER_INPUT (the field is then null, with the error in errors); never null otherwise.",
   })
   boardAt(@Parent() round: Round, @Args('seq', { type: () => Int, description: "Move.seq of one of this round's moves." }) seq: number): Board {
     const board = boardAt(round.moves, seq, round.layout);

@@ -16,7 +16,8 @@ export class HistoryResolver {
     @CurrentPlayer() viewer: Player | null,
     @Info() info: GraphQLResolveInfo,
     @Args('playerId', { type: () => ID, nullable: true, description: 'Only matches this player sits in.' }) playerId?: string | null,
-    @Args('status', { type: () => MatchStatus, nullable: true }) status?: MatchStatus | null,
+    @Args('status', { type: () => MatchStatus, nullable: true, description: 'Only matches in this status; omitted: any.' })
+    status?: MatchStatus | null,
     @Args('from', { type: () => Date, nullable: true, description: 'Created at or after.' }) from?: Date | null,
     @Args('to', { type: () => Date, nullable: true, description: 'Created before.' }) to?: Date | null,
     @Args('first', { type: () => Int, nullable: true, description: '1..100, default 20.' }) first?: number | null,

@@ -21,14 +21,21 @@ export class MatchesResolver {
   ) {}
 
   @Query(() => Match, { nullable: true, description: "A match as the caller may see it (anyone may read a match's public view)." })
-  match(@Args('id', { type: () => ID }) id: string, @CurrentPlayer() player: Player | null): Promise<Match | null> {
+  match(
+    @Args('id', { type: () => ID, description: 'The match id (a UUID): an unknown one answers null, one that is not a UUID BAD_USER_INPUT.' })
+    id: string,
+    @CurrentPlayer() player: Player | null,
+  ): Promise<Match | null> {
     return this.matches.get(id, player);
   }
 
   @Mutation(() => Match, { description: 'Creates a match; the caller takes seat 0, bots take the last seats.' })
   @UseGuards(AuthGuard)
   @RateLimited('createMatch')
-  createMatch(@Args('input') input: CreateMatchInput, @CurrentPlayer() player: Player): Promise<Match> {
+  createMatch(
+    @Args('input', { description: 'Seats, bots, rules and clock of the new match.' }) input: CreateMatchInput,
+    @CurrentPlayer() player: Player,
+  ): Promise<Match> {
     return this.matches.create(player, input);
   }
 
@@ -36,7 +43,8 @@ export class MatchesResolver {
   @UseGuards(AuthGuard)
   @RateLimited('createMatch')
   joinMatch(
-    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('matchId', { type: () => ID, description: 'A public WAITING match the caller does not sit in (a private one: joinMatchByInvite).' })
+    matchId: string,
     @CurrentPlayer() player: Player,
     @Args('clientSeed', {
       type: () => String,
@@ -52,7 +60,7 @@ export class MatchesResolver {
   @UseGuards(AuthGuard)
   @RateLimited('createMatch')
   setClientSeed(
-    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('matchId', { type: () => ID, description: 'A WAITING match the caller sits in.' }) matchId: string,
     @Args('clientSeed', { type: () => String, description: '1–64 printable ASCII characters, no "|".' }) clientSeed: string,
     @CurrentPlayer() player: Player,
   ): Promise<Match> {
@@ -62,7 +70,10 @@ export class MatchesResolver {
   @Mutation(() => Match, { description: 'Gives up a seat before the start; the last player leaving abandons the match.' })
   @UseGuards(AuthGuard)
   @RateLimited('moves')
-  leaveMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
+  leaveMatch(
+    @Args('matchId', { type: () => ID, description: 'A WAITING match the caller sits in.' }) matchId: string,
+    @CurrentPlayer() player: Player,
+  ): Promise<Match> {
     return this.matches.leave(player, matchId);
   }
 
@@ -72,14 +83,20 @@ export class MatchesResolver {
   })
   @UseGuards(AuthGuard)
   @RateLimited('moves')
-  resignMatch(@Args('matchId', { type: () => ID }) matchId: string, @CurrentPlayer() player: Player): Promise<Match> {
+  resignMatch(
+    @Args('matchId', { type: () => ID, description: 'An IN_PROGRESS match the caller sits in.' }) matchId: string,
+    @CurrentPlayer() player: Player,
+  ): Promise<Match> {
     return this.matches.resign(player, matchId);
   }
 
   @Mutation(() => Match, { description: "Plays a tile from the caller's hand. Passing is automatic." })
   @UseGuards(AuthGuard)
   @RateLimited('moves')
-  playTile(@Args('input') input: PlayTileInput, @CurrentPlayer() player: Player): Promise<Match> {
+  playTile(
+    @Args('input', { description: 'The match, the tile and, when it fits several, the end.' }) input: PlayTileInput,
+    @CurrentPlayer() player: Player,
+  ): Promise<Match> {
     return this.matches.play(player, input);
   }
 
@@ -88,7 +105,10 @@ export class MatchesResolver {
   })
   @UseGuards(AuthGuard)
   @RateLimited('moves')
-  drawTile(@Args('input') input: TurnInput, @CurrentPlayer() player: Player): Promise<Match> {
+  drawTile(
+    @Args('input', { description: 'The match, with an optional version guard and idempotency key.' }) input: TurnInput,
+    @CurrentPlayer() player: Player,
+  ): Promise<Match> {
     return this.matches.draw(player, input);
   }
 

@@ -51,7 +51,7 @@ export class MatchmakingResolver {
   @UseGuards(AuthGuard)
   @RateLimited('createMatch')
   requestRematch(
-    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('matchId', { type: () => ID, description: 'A FINISHED match the caller played in.' }) matchId: string,
     @CurrentPlayer() player: Player,
     @Args('clientSeed', CLIENT_SEED) clientSeed?: string | null,
   ): Promise<Match> {

@@ -19,7 +19,7 @@ export class SubscriptionsResolver {
     resolve: (payload: { matchEvents: MatchEvent }) => payload.matchEvents,
   })
   matchEvents(
-    @Args('matchId', { type: () => ID }) matchId: string,
+    @Args('matchId', { type: () => ID, description: 'The match to follow (anyone may); an unknown one fails with NOT_FOUND.' }) matchId: string,
     @Args('afterSeq', { type: () => Int, nullable: true, description: 'The last event seq the client saw.' }) afterSeq: number | null | undefined,
     @CurrentPlayer() player: Player | null,
     @Context() ctx: RequestContext,

@@ -32,7 +32,7 @@ registerEnumType(TimeoutPolicy, {
 
 @InputType({ description: 'A clock for a new match. Times are whole seconds, from CLOCK_MIN_SECONDS (default 60) to 30 days.' })
 export class ClockInput {
-  @Field(() => ClockKind)
+  @Field(() => ClockKind, { description: 'PER_MOVE (set moveSeconds) or BANK (set bankSeconds).' })
   kind!: ClockKind;
   @Field(() => Int, { nullable: true, description: 'PER_MOVE only (required): the time each turn gets.' })
   moveSeconds?: number | null;
@@ -53,7 +53,7 @@ export class ClockInput {
 
 @ObjectType({ description: "A match's clock settings, every default filled in." })
 export class Clock {
-  @Field(() => ClockKind)
+  @Field(() => ClockKind, { description: 'PER_MOVE or BANK: which of the fields below apply.' })
   kind!: ClockKind;
   @Field(() => Int, { nullable: true, description: 'PER_MOVE: the time each turn gets; null for BANK.' })
   moveSeconds!: number | null;
@@ -63,7 +63,7 @@ export class Clock {
   incrementSeconds!: number | null;
   @Field(() => Int, { nullable: true, description: 'BANK: the cap of a bank; null for PER_MOVE.' })
   maxBankSeconds!: number | null;
-  @Field(() => TimeoutPolicy)
+  @Field(() => TimeoutPolicy, { description: 'What happens when the seat to move runs out of time.' })
   onTimeout!: TimeoutPolicy;
   @Field(() => Int, { description: 'BOT_PLAYS: timeouts in a row by one seat that forfeit (0 never); 0 with FORFEIT.' })
   forfeitAfter!: number;

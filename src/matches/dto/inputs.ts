@@ -12,25 +12,34 @@ export class RulesInput {
   targetScore?: number | null;
   @Field(() => Int, { nullable: true, description: 'Tiles per hand, from 2; seats × handSize ≤ 28; default 7.' })
   handSize?: number | null;
-  @Field(() => SpinnerMode, { nullable: true })
+  @Field(() => SpinnerMode, { nullable: true, description: 'Which tile is the spinner (R10); default FIRST_DOUBLE.' })
   spinner?: SpinnerMode | null;
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Uncovered spinner ends keep counting once both its sides are taken (Sniff, R12); default false.',
+  })
   spinnerEndsCount?: boolean | null;
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Drawing is allowed while holding a playable tile (R14), and a drawn tile then simply joins the hand; default false.',
+  })
   voluntaryDraw?: boolean | null;
   @Field(() => Int, { nullable: true, description: 'Boneyard tiles never drawn; at most the boneyard size.' })
   reserve?: number | null;
-  @Field(() => FirstLeader, { nullable: true })
+  @Field(() => FirstLeader, { nullable: true, description: 'How the leader is chosen when nobody earned the lead (R5); default DRAW.' })
   firstLeader?: FirstLeader | null;
-  @Field(() => LeadRule, { nullable: true })
+  @Field(() => LeadRule, { nullable: true, description: 'What the leader may lead (R6); default ANY.' })
   leadRule?: LeadRule | null;
-  @Field(() => Rounding, { nullable: true })
+  @Field(() => Rounding, { nullable: true, description: 'How the domino bonus is rounded to 5 (R18); default AGGREGATE.' })
   dominoRounding?: Rounding | null;
-  @Field(() => BlockedBonus, { nullable: true })
+  @Field(() => BlockedBonus, { nullable: true, description: 'What the lowest side scores when a round is blocked (R19); default OPPONENTS_TOTAL.' })
   blockedBonus?: BlockedBonus | null;
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Finish the round before declaring a winner (highest score wins; a tie for highest plays another round); default false.',
+  })
   playOut?: boolean | null;
-  @Field(() => ScoringSystem, { nullable: true })
+  @Field(() => ScoringSystem, { nullable: true, description: 'How the open-end count C scores (R13, R25); default FIVES.' })
   scoring?: ScoringSystem | null;
 }
 
@@ -44,7 +53,7 @@ export class CreateMatchInput {
   bots?: number | null;
   @Field(() => BotStrategy, { nullable: true, defaultValue: BotStrategy.GREEDY, description: 'How the bots play.' })
   botStrategy?: BotStrategy | null;
-  @Field(() => RulesInput, { nullable: true })
+  @Field(() => RulesInput, { nullable: true, description: 'Rule variants; omitted (or a field left out): the default, as Rules shows.' })
   rules?: RulesInput | null;
   @Field(() => String, {
     nullable: true,
@@ -56,7 +65,8 @@ export class CreateMatchInput {
   @Field(() => Boolean, {
     nullable: true,
     defaultValue: false,
-    description: 'Never listed (openMatches, matches); others join only with its invite code (Match.inviteCode, joinMatchByInvite).',
+    description:
+      'Never listed (openMatches, matches), except to its own players in matches(playerId: their own id); others join only with its invite code (Match.inviteCode, joinMatchByInvite).',
   })
   private?: boolean | null;
   // Clocks (src/matches/clock)
@@ -74,7 +84,7 @@ export class TileInput {
 
 @InputType({ description: 'Common to every turn command.' })
 export class TurnInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'An IN_PROGRESS match the caller sits in.' })
   matchId!: string;
   @Field(() => Int, { nullable: true, description: 'Refuse with STALE_VERSION unless the match is at this version.' })
   expectedVersion?: number | null;
@@ -84,9 +94,9 @@ export class TurnInput {
 
 @InputType({ description: 'Play a tile from the hand.' })
 export class PlayTileInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'An IN_PROGRESS match the caller sits in.' })
   matchId!: string;
-  @Field(() => TileInput)
+  @Field(() => TileInput, { description: "A tile of the caller's hand." })
   tile!: TileInput;
   @Field(() => End, { nullable: true, description: "Where to play it; omit for a round's lead, or when the tile fits one end only." })
   end?: End | null;

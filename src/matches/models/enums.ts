@@ -137,22 +137,33 @@ registerEnumType(ScoringSystem, {
 registerEnumType(End, {
   name: 'End',
   description: "An open end of the layout. UP and DOWN are the spinner's arms; a non-double lead's high half faces LEFT.",
+  valuesMap: {
+    LEFT: { description: "The arm grown from the lead's high half (a double lead's one side)." },
+    RIGHT: { description: "The arm grown from the lead's low half (a double lead's other side)." },
+    UP: { description: "One of the spinner's two ends: open only once both its sides carry a tile (R11); never without a spinner." },
+    DOWN: { description: "The spinner's other end; opens with UP." },
+  },
 });
 registerEnumType(MatchStatus, {
   name: 'MatchStatus',
+  description: 'Where a match stands: WAITING, then IN_PROGRESS once every seat is taken, then FINISHED; or ABANDONED before it started.',
   valuesMap: {
     WAITING: { description: 'Seats are still free.' },
     IN_PROGRESS: { description: 'Being played.' },
-    FINISHED: { description: 'A side reached the target (or the others resigned).' },
+    FINISHED: { description: 'A side won: it reached the target, or another side resigned or forfeited on time.' },
     ABANDONED: { description: 'Every player left before the start, or nobody joined in time (MATCH_EXPIRED).' },
   },
 });
 registerEnumType(RoundStatus, {
   name: 'RoundStatus',
+  description: 'Where a round stands.',
   valuesMap: {
     IN_PROGRESS: { description: 'Being played.' },
     FINISHED: { description: 'Ended by a domino, a block, or a play that won the match (see result).' },
-    UNFINISHED: { description: 'Cut short by a resignation, which ended the match: no result scored; its hands are shown in result (end RESIGNED).' },
+    UNFINISHED: {
+      description:
+        'Cut short by a resignation or a forfeit on time, which ended the match: no result scored; its hands are shown in result (end RESIGNED).',
+    },
   },
 });
 registerEnumType(RoundEnd, {
@@ -162,7 +173,7 @@ registerEnumType(RoundEnd, {
     DOMINO: { description: 'A player played their last tile.' },
     BLOCKED: { description: 'Nobody could play or draw.' },
     MATCH_WON: { description: 'A play reached the target; no end-of-round bonus follows.' },
-    RESIGNED: { description: 'A resignation ended the match during this round (status UNFINISHED); nothing is awarded.' },
+    RESIGNED: { description: 'A resignation or a forfeit on time ended the match during this round (status UNFINISHED); nothing is awarded.' },
   },
 });
 registerEnumType(MatchEventType, {
@@ -192,7 +203,15 @@ registerEnumType(MatchEventType, {
     DEADLINE_SOON: { description: "80 % of the turn's time of the seat to move (MatchEvent.seat) is gone; sent once per turn." },
   },
 });
-registerEnumType(MoveType, { name: 'MoveType', description: 'PASS is recorded by the server when the seat to move can neither play nor draw.' });
+registerEnumType(MoveType, {
+  name: 'MoveType',
+  description: 'PASS is recorded by the server when the seat to move can neither play nor draw.',
+  valuesMap: {
+    PLAY: { description: 'A tile from the hand onto the layout; scores when the count C does (R13).' },
+    DRAW: { description: "A tile taken from the boneyard (R15); another seat's draw shows no tile while the round is live." },
+    PASS: { description: 'The seat could neither play nor draw (R16): no tile, no points. Made by the server.' },
+  },
+});
 registerEnumType(BotStrategy, {
   name: 'BotStrategy',
   description: 'How server-side bots choose their moves; each sees only its own seat’s view.',

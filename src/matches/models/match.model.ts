@@ -8,7 +8,7 @@ import { Tile } from './tile.model.js';
 
 @ObjectType({ description: 'A seat at the table; seats are numbered clockwise from 0.' })
 export class Seat {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'From 0; play passes from seat i to seat i+1.' })
   index!: number;
   @Field(() => Player, { nullable: true, description: 'Null while free, and for a bot.' })
   player!: Player | null;
@@ -40,7 +40,9 @@ export interface SeatClockRef {
 
 @ObjectType({ description: 'A side: one seat, or two partners.' })
 export class Team {
-  @Field(() => Int)
+  @Field(() => Int, {
+    description: 'From 0: the seat itself, or 0 for seats {0,2} and 1 for {1,3} in partnerships (Seat.team, RoundResult.awarded).',
+  })
   index!: number;
   @Field(() => [Int], { description: 'Its seats.' })
   seats!: number[];
@@ -50,7 +52,7 @@ export class Team {
 
 @ObjectType({ description: 'A legal move for the caller. Passing it back to playTile verbatim is always legal.' })
 export class LegalMove {
-  @Field(() => Tile)
+  @Field(() => Tile, { description: "A tile of the caller's hand." })
   tile!: Tile;
   @Field(() => End, { nullable: true, description: "Null only for a round's first tile." })
   end!: End | null;
@@ -70,22 +72,22 @@ export interface MatchRef {
 
 @ObjectType({ description: 'A match, as the caller may see it: own hand only; the boneyard never.' })
 export class Match {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Stable id (UUID).' })
   id!: string;
-  @Field(() => MatchStatus)
+  @Field(() => MatchStatus, { description: 'Where the match stands.' })
   status!: MatchStatus;
   @Field(() => Int, { description: 'Bumped by every change; pass it as expectedVersion to guard a move.' })
   version!: number;
-  @Field(() => Rules)
+  @Field(() => Rules, { description: 'The rules it is played by, every default filled in.' })
   rules!: Rules;
   @Field({
     description:
       'hex(SHA-256(S_1)), the commitment to every deal of the match, fixed at creation (docs/fair-deals.md): each revealed Round.dealSecret S_r hashed r times must equal it.',
   })
   dealCommitment!: string;
-  @Field(() => [Seat])
+  @Field(() => [Seat], { description: 'Every seat, free ones included, by index.' })
   seats!: Seat[];
-  @Field(() => [Team])
+  @Field(() => [Team], { description: 'Every side, by index, with its score.' })
   teams!: Team[];
   @Field(() => Int, { nullable: true, description: 'Seat to move; null unless IN_PROGRESS.' })
   turn!: number | null;
@@ -105,7 +107,10 @@ export class Match {
   createdAt!: Date;
 
   // ── Finding opponents and rematches (docs/matchmaking.md) ──
-  @Field({ description: 'Never listed (openMatches, matches); joined only with its invite code (joinMatchByInvite).' })
+  @Field({
+    description:
+      'Never listed (openMatches, matches), except to its own players in matches(playerId: their own id); joined only with its invite code (joinMatchByInvite).',
+  })
   private!: boolean;
   @Field(() => String, {
     nullable: true,

@@ -29,7 +29,7 @@ export class Move {
   round!: number;
   @Field(() => Int, { description: 'The seat that moved.' })
   seat!: number;
-  @Field(() => MoveType)
+  @Field(() => MoveType, { description: 'PLAY, DRAW or PASS.' })
   type!: MoveType;
   @Field(() => Tile, { nullable: true, description: "The tile played or drawn; null for PASS and for another seat's DRAW while the round is live." })
   tile!: Tile | null;
@@ -45,7 +45,7 @@ export class Move {
 
 @ObjectType({ description: 'A hand shown after its round ended.' })
 export class RevealedHand {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'The seat that held it.' })
   seat!: number;
   @Field(() => [Tile], { description: 'The tiles the seat still held.' })
   tiles!: Tile[];
@@ -53,7 +53,7 @@ export class RevealedHand {
 
 @ObjectType({ description: 'How a round ended and what it awarded.' })
 export class RoundResult {
-  @Field(() => RoundEnd)
+  @Field(() => RoundEnd, { description: 'How the round ended.' })
   end!: RoundEnd;
   @Field(() => [Int], { description: 'End-of-round bonus per team index (all 0 for MATCH_WON).' })
   awarded!: number[];
@@ -65,25 +65,26 @@ export class RoundResult {
 export class Round {
   @Field(() => Int, { description: 'From 1.' })
   number!: number;
-  @Field(() => RoundStatus)
+  @Field(() => RoundStatus, { description: 'IN_PROGRESS, FINISHED, or UNFINISHED when the match ended during it.' })
   status!: RoundStatus;
   @Field(() => Int, { description: 'The seat that led.' })
   starter!: number;
   @Field(() => Int, { description: 'Tiles left to draw (the tiles themselves are never shown).' })
   boneyardCount!: number;
-  @Field(() => Board)
+  @Field(() => Board, { description: 'The layout now; for a round that is over, as it ended.' })
   board!: Board;
   @Field(() => [Move], { description: "This round's moves in order." })
   moves!: Move[];
   @Field(() => RoundResult, {
     nullable: true,
-    description: 'Null while IN_PROGRESS. For an UNFINISHED round (cut short by a resignation), end RESIGNED, nothing awarded, and its hands.',
+    description:
+      'Null while IN_PROGRESS. For an UNFINISHED round (cut short by a resignation or a forfeit on time), end RESIGNED, nothing awarded, and its hands.',
   })
   result!: RoundResult | null;
   @Field(() => String, {
     nullable: true,
     description:
-      "hex(S_r), the secret this round was dealt from, once the round is over (or the match, for a round cut short by a resignation); null while it is live. See docs/fair-deals.md to re-derive the deck from it and the seats' client seeds.",
+      "hex(S_r), the secret this round was dealt from, once the round is over (or the match, for a round cut short by a resignation or a forfeit on time); null while it is live. See docs/fair-deals.md to re-derive the deck from it and the seats' client seeds.",
   })
   dealSecret!: string | null;
   /** The match's stored rules that shape a layout (not a field: Round.boardAt replays with them). */
