@@ -113,10 +113,14 @@ export class MatchesResolver {
   }
 
   @ResolveField(() => [Round], { description: 'Every round so far, in order; hands and draws are shown once a round is over.' })
-  rounds(@Parent() match: Match, @Context() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Round[]> {
-    // Only queries and mutations spend: matchEvents' events share one read per view of the match,
-    // and myTurns reads only the caller's own matches, at the reader's pace.
-    if (info.operation.operation === OperationTypeNode.SUBSCRIPTION) return this.roundsService.roundsOf(match);
+  async rounds(@Parent() match: Match, @Context() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Round[]> {
+    // A subscription's events share one read per view of the match, but each resolves the rounds
+    // again: they are counted as they are resolved, per view and document (RoundsBudget.spendInView).
+    if (info.operation.operation === OperationTypeNode.SUBSCRIPTION) {
+      const rounds = await this.roundsService.roundsOf(match);
+      this.roundsBudget.spendInView(match, info.operation, rounds.length);
+      return rounds;
+    }
     return this.roundsService.roundsOf(match, (n) => this.roundsBudget.spend(context, n));
   }
 }
