@@ -3,10 +3,11 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
 import { eventually } from './support/eventually.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
-import type { GqlClient } from './support/gql.js';
+import { GqlClient } from './support/gql.js';
 import { verified, WebhookReceiver } from './support/webhook-receiver.js';
 import {
   ALL_EVENTS,
+  botMatch,
   createWebhook,
   deliveries,
   M_CREATE_WEBHOOK,
@@ -31,11 +32,6 @@ async function move(client: GqlClient, matchId: string): Promise<number> {
     return (await client.request<{ playTile: { version: number } }>(M_PLAY, { input: { ...input, tile: mv.tile, end: mv.end } })).playTile.version;
   }
   return (await client.request<{ drawTile: { version: number } }>(M_DRAW, { input })).drawTile.version;
-}
-
-/** A 2-seat match against a bot: it starts at once (MATCH_STARTED, and TURN when the human leads). */
-async function botMatch(p: GqlClient): Promise<MatchT> {
-  return (await p.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch;
 }
 
 describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () => {
@@ -292,6 +288,22 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     const m = (await owner.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
     expect(await other.errorCode(`query($id: ID!) { match(id: $id) { seats { player { webhooks { id } } } } }`, { id: m.id })).toBe('FORBIDDEN');
   });
+
+  it("refuses a new player's webhooks in registerPlayer without losing the token (shown only there)", async () => {
+    const { body } = await app.anon.raw('mutation($name: String!) { registerPlayer(name: $name) { token player { id webhooks { id } } } }', {
+      name: 'newcomer',
+    });
+    const data = body.data as { registerPlayer: { token: string; player: { id: string; webhooks: unknown } } } | null;
+    expect(data?.registerPlayer).toMatchObject({ token: expect.any(String), player: { id: expect.any(String), webhooks: null } });
+    expect(body.errors).toEqual([
+      expect.objectContaining({ path: ['registerPlayer', 'player', 'webhooks'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+    ]);
+    // The token works.
+    const { me } = await new GqlClient(app.url, data!.registerPlayer.token).request<{ me: { id: string; webhooks: unknown[] } }>(
+      '{ me { id webhooks { id } } }',
+    );
+    expect(me).toEqual({ id: data!.registerPlayer.player.id, webhooks: [] });
+  });
 });
 
 describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
@@ -340,6 +352,8 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
       'an attempt',
     );
     expect(d.attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/not a public address/) });
+    // The owner sees that the address was refused, not what the name resolved to inside this network.
+    expect(d.attempts[0].error).not.toMatch(/127\.0\.0\.1|::1/);
     expect(receiver.received).toHaveLength(0);
   });
 

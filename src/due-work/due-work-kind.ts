@@ -24,4 +24,11 @@ export interface DueWorkKind {
    * command, so racing a player, the in-process fast path or another instance applies it once.
    */
   run(key: string): Promise<void>;
+  /**
+   * Set by a kind whose items may wait on others (a webhook receiver that takes its full timeout):
+   * up to this many of its items run at once, and the sweeper claims more as each one finishes
+   * instead of waiting for the slowest of a batch. Without it, a batch runs to its end before the
+   * next claim.
+   */
+  readonly concurrency?: number;
 }

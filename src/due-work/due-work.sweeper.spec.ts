@@ -129,3 +129,58 @@ describe('DueWorkSweeper', () => {
     expect(sum(samples, 'dominoes_due_work_lateness_seconds_sum', { kind: 'late' })).toBe(1.5);
   });
 });
+
+describe('DueWorkSweeper with a kind that sets its concurrency', () => {
+  /** Items whose run takes `runMs(key)`; records the most that ran at once and what each claim asked for. */
+  function pooled(due: number, concurrency: number, runMs: (key: string) => number) {
+    const log = { limits: [] as number[], running: 0, maxRunning: 0, finished: [] as string[] };
+    let next = 0;
+    const kind: DueWorkKind = {
+      name: 'pooled',
+      concurrency,
+      async claim(limit) {
+        log.limits.push(limit);
+        const keys = Array.from({ length: Math.min(limit, due - next) }, (_, i) => `k${next + i}`);
+        next += keys.length;
+        return keys;
+      },
+      async run(key) {
+        log.running++;
+        log.maxRunning = Math.max(log.maxRunning, log.running);
+        await sleep(runMs(key));
+        log.running--;
+        log.finished.push(key);
+      },
+    };
+    return { kind, log };
+  }
+
+  it('claims again as each item ends: a slow item holds one slot, not the sweep', async () => {
+    const s = sweeper({ SWEEP_BATCH_SIZE: '3' });
+    // The first item takes 2 s (a receiver that never answers); the other 20 take 1 ms each.
+    const { kind, log } = pooled(21, 3, (key) => (key === 'k0' ? 2_000 : 1));
+    s.register(kind);
+    s.onApplicationBootstrap();
+    for (let i = 0; i < 300 && log.finished.length < 20; i++) await sleep(5);
+    expect({ finished: log.finished.length, slowDone: log.finished.includes('k0') }).toEqual({ finished: 20, slowDone: false });
+    expect(log.maxRunning).toBeLessThanOrEqual(3);
+    expect(Math.max(...log.limits)).toBeLessThanOrEqual(3); // a claim never asks for more than the free slots
+    await s.onModuleDestroy();
+    expect(log.finished).toContain('k0'); // shutdown waits for the item still running
+  });
+
+  it('claims nothing while every slot is taken, and nothing more once stopped', async () => {
+    const s = sweeper({ SWEEP_BATCH_SIZE: '10', SWEEP_INTERVAL_MS: '50' });
+    const { kind, log } = pooled(100, 2, () => 300);
+    s.register(kind);
+    s.onApplicationBootstrap();
+    await sleep(200);
+    // Two running from the first claim (of 2, the free slots), and no claim since: they are all taken.
+    expect({ limits: log.limits, running: log.running }).toEqual({ limits: [2], running: 2 });
+    await s.onModuleDestroy();
+    expect(log.finished).toHaveLength(2);
+    const claims = log.limits.length;
+    await sleep(100);
+    expect(log.limits.length).toBe(claims);
+  });
+});

@@ -9,6 +9,8 @@ import type { DueWorkKind } from './due-work-kind.js';
  * timer: a slow kind (a webhook receiver taking its full timeout, sweep after sweep) never holds
  * up another (a bot to move, a clock run out). A kind's sweeps never overlap; a full batch sweeps
  * that kind again at once, so a backlog (after a crash) drains without waiting for the timer.
+ * A kind with a `concurrency` keeps that many items running and claims again as each finishes,
+ * so one slow item holds one slot, not the sweep.
  * On shutdown it stops claiming and lets the work in flight finish.
  */
 @Injectable()
@@ -18,6 +20,10 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly settings: AppConfig['sweep'];
   private readonly timers = new Map<DueWorkKind, NodeJS.Timeout>();
   private readonly sweeping = new Map<DueWorkKind, Promise<void>>();
+  /** The items running of each kind with a `concurrency` (a batch kind's are awaited by its sweep). */
+  private readonly running = new Map<DueWorkKind, Set<Promise<void>>>();
+  /** Kinds whose slots are all taken: the next item to finish sweeps them again. */
+  private readonly waitingForSlot = new Set<DueWorkKind>();
   private stopped = false;
 
   constructor(
@@ -30,17 +36,19 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   /** Feature modules register their kinds when they start (before the first sweep). */
   register(kind: DueWorkKind): void {
     this.kinds.push(kind);
+    if (kind.concurrency !== undefined) this.running.set(kind, new Set());
   }
 
   onApplicationBootstrap(): void {
     for (const kind of this.kinds) this.schedule(kind, 0);
   }
 
-  /** Stops sweeping and waits for the sweeps in flight (their items' commands included). */
+  /** Stops sweeping and waits for the sweeps in flight and the items they started. */
   async onModuleDestroy(): Promise<void> {
     this.stopped = true;
     this.timers.forEach((timer) => clearTimeout(timer));
     await Promise.all(this.sweeping.values());
+    await Promise.all([...this.running.values()].flatMap((items) => [...items]));
   }
 
   private schedule(kind: DueWorkKind, delayMs: number): void {
@@ -52,7 +60,7 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
           this.logger.error(`sweep of ${kind.name} failed: ${e instanceof Error ? e.stack : String(e)}`);
           return false;
         })
-        .then((full) => this.schedule(kind, full ? 0 : this.settings.intervalMs))
+        .then((full) => this.next(kind, full))
         .finally(() => this.sweeping.delete(kind));
       this.sweeping.set(kind, sweep);
     }, delayMs);
@@ -60,12 +68,31 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     this.timers.set(kind, timer);
   }
 
-  /** One sweep of one kind: true when its batch was full (more may be due). */
+  /**
+   * After a sweep: a full one goes again at once, unless every slot is taken (then the next item
+   * to finish starts it); any other waits for the interval. Decided in the same turn as the check
+   * of the slots, so an item finishing in between cannot be missed.
+   */
+  private next(kind: DueWorkKind, full: boolean): void {
+    if (full && this.freeSlots(kind) === 0) this.waitingForSlot.add(kind);
+    else this.schedule(kind, full ? 0 : this.settings.intervalMs);
+  }
+
+  /** How many items one claim may take now. */
+  private freeSlots(kind: DueWorkKind): number {
+    const running = this.running.get(kind);
+    if (kind.concurrency === undefined || !running) return this.settings.batchSize;
+    return Math.max(0, Math.min(this.settings.batchSize, kind.concurrency - running.size));
+  }
+
+  /** One sweep of one kind: true when its claim was full (more may be due). */
   private async sweepKind(kind: DueWorkKind): Promise<boolean> {
     if (this.stopped) return false;
+    const limit = this.freeSlots(kind);
+    if (limit === 0) return true;
     let claimed: Awaited<ReturnType<DueWorkKind['claim']>>;
     try {
-      claimed = await kind.claim(this.settings.batchSize, this.settings.leaseMs);
+      claimed = await kind.claim(limit, this.settings.leaseMs);
     } catch (e) {
       // The database may be down for a moment: the next sweep tries again.
       this.logger.warn(`sweep of ${kind.name} failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -76,10 +103,28 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       this.metrics?.lateness(kind.name, Math.max(0, item.lateMs) / 1000);
       return item.key;
     });
-    const results = await Promise.allSettled(keys.map((key) => kind.run(key)));
-    results.forEach((r, i) => {
-      if (r.status === 'rejected') this.logger.error(`${kind.name} ${keys[i]}: ${r.reason instanceof Error ? r.reason.stack : String(r.reason)}`);
-    });
-    return keys.length === this.settings.batchSize;
+    const running = this.running.get(kind);
+    if (running) {
+      for (const key of keys) {
+        const item: Promise<void> = this.runOne(kind, key).finally(() => {
+          running.delete(item);
+          // A slot is free: a kind that was waiting for one sweeps again now.
+          if (this.waitingForSlot.delete(kind)) this.schedule(kind, 0);
+        });
+        running.add(item);
+      }
+    } else {
+      await Promise.all(keys.map((key) => this.runOne(kind, key)));
+    }
+    return keys.length === limit;
+  }
+
+  /** Runs one item; a failure is logged and ends there (the item falls due again when its lease ends). */
+  private async runOne(kind: DueWorkKind, key: string): Promise<void> {
+    try {
+      await kind.run(key);
+    } catch (e) {
+      this.logger.error(`${kind.name} ${key}: ${e instanceof Error ? e.stack : String(e)}`);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import { guardedLookup, isPublicAddress, urlProblem } from './ssrf-guard.js';
+import { BlockedAddressError, guardedLookup, isPublicAddress, urlProblem } from './ssrf-guard.js';
 
 describe('the SSRF guard', () => {
   it('tells public addresses from private, loopback, link-local, ULA and multicast ones', () => {
@@ -45,6 +45,11 @@ describe('the SSRF guard', () => {
     const lookup = guardedLookup(false);
     const err = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e) => resolve(e)));
     expect(err?.message).toMatch(/not a public address/);
+    // The message reaches the endpoint's owner (the delivery log): it never says what the name
+    // resolved to. The address is in the detail, for the server's log.
+    expect(err?.message).not.toMatch(/127\.|::1/);
+    expect(err).toBeInstanceOf(BlockedAddressError);
+    expect((err as BlockedAddressError).detail).toMatch(/localhost resolves to (127\.0\.0\.1|::1)/);
     const allowed = await new Promise<string>((resolve, reject) =>
       guardedLookup(true)('localhost', {}, (e, a) => (e ? reject(e) : resolve(a as string))),
     );

@@ -72,8 +72,19 @@ export function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
 }
 
+/**
+ * A name that resolved to a non-public address. Its message is stored in the delivery log, which
+ * the endpoint's owner reads: it names the host they gave, never what it resolved to (that would
+ * map this server's internal DNS for them). `detail` has the address, for the server's log only.
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
+  constructor(
+    hostname: string,
+    readonly detail: string,
+  ) {
+    super(`${hostname} is not a public address (after DNS resolution)`);
+  }
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -88,7 +99,7 @@ export function guardedLookup(allowPrivate: boolean) {
       if (err) return callback(err, []);
       const list = addresses;
       const bad = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
-      if (bad) return callback(new BlockedAddressError(`${hostname} resolves to ${bad.address}, not a public address`), []);
+      if (bad) return callback(new BlockedAddressError(hostname, `${hostname} resolves to ${bad.address}, not a public address`), []);
       if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       if (options.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);

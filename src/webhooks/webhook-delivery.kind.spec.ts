@@ -10,7 +10,11 @@ describe('WebhookDeliveryKind at startup', () => {
   const start = (env: AppConfig['env'], allowPrivate: boolean) => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     const registered: unknown[] = [];
-    const config = { env, webhooks: { retryScheduleMs: [1000], allowPrivate, maxPerPlayer: 10, timeoutMs: 1000 } } as unknown as AppConfig;
+    const config = {
+      env,
+      sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
+      webhooks: { retryScheduleMs: [1000], allowPrivate, maxPerPlayer: 10, timeoutMs: 1000 },
+    } as unknown as AppConfig;
     const sweeper = { register: (kind: unknown) => registered.push(kind) } as unknown as DueWorkSweeper;
     new WebhookDeliveryKind({} as WebhooksRepository, config, sweeper);
     const messages = warn.mock.calls.map((c) => String(c[0]));

@@ -15,21 +15,36 @@ const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 1000;
 
 /**
+ * The share of an instance's delivery slots one endpoint may hold (at least one slot): a receiver
+ * that never answers, or one with a backlog, leaves the others to everyone else's TURN and
+ * DEADLINE_SOON.
+ */
+const ONE_ENDPOINT_SHARE = 0.25;
+
+/**
  * Delivers the outbox: due work like a bot's turn. Any instance's sweeper claims due messages
  * (`FOR UPDATE SKIP LOCKED`, with a lease longer than one attempt can take, so no two instances
  * send one message at once), sends each signed, logs the attempt and schedules the next one or
  * settles the message. A crash mid-attempt leaves the message due again when its lease ends:
  * delivery is at least once, and receivers dedupe by `webhook-id`.
+ *
+ * Up to SWEEP_BATCH_SIZE attempts run at once per instance and the sweeper claims again as each
+ * ends (`concurrency`), so a receiver that takes its whole WEBHOOK_TIMEOUT_MS holds one slot, not
+ * the sweep; and one endpoint holds at most a quarter of the slots.
  */
 @Injectable()
 export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   readonly name = 'webhook delivery';
+  readonly concurrency: number;
+  private readonly perEndpoint: number;
   private readonly logger = new Logger(WebhookDeliveryKind.name);
   private readonly settings: WebhooksConfig;
   private readonly sender: WebhookSender;
   private lastPrune = 0;
   /** What the last claims returned, until each is run (saves a read per message). */
   private readonly claimed = new Map<string, DueMessage>();
+  /** Attempts in flight (claimed, not yet recorded) per endpoint, for the claim's per-endpoint cap. */
+  private readonly inFlight = new Map<string, number>();
   private readonly log: AttemptLog;
 
   constructor(
@@ -38,6 +53,8 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
     @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
   ) {
     this.settings = config.webhooks;
+    this.concurrency = config.sweep.batchSize;
+    this.perEndpoint = Math.max(1, Math.floor(this.concurrency * ONE_ENDPOINT_SHARE));
     this.sender = new WebhookSender({ timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
     // Kept possible (an operator's receivers on a private network; the benchmarks' local one), but
     // never silent: any player may then make this server send requests inside its network.
@@ -52,16 +69,31 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   async claim(limit: number, leaseMs: number): Promise<string[]> {
     await this.pruneNow();
     // The lease outlasts an attempt's timeout: a slow receiver never gets a message twice at once.
-    const due = await this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000));
-    for (const m of due) this.claimed.set(m.id, m);
+    const due = await this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000), this.perEndpoint, this.inFlight);
+    for (const m of due) {
+      this.claimed.set(m.id, m);
+      this.inFlight.set(m.webhookId, (this.inFlight.get(m.webhookId) ?? 0) + 1);
+    }
     return due.map((m) => m.id);
   }
 
   async run(id: string): Promise<void> {
-    const m = this.claimed.get(id) ?? (await this.repo.dueMessage(id));
+    const claimed = this.claimed.get(id);
     this.claimed.delete(id);
+    try {
+      await this.deliver(claimed ?? (await this.repo.dueMessage(id)));
+    } finally {
+      if (claimed) {
+        const n = (this.inFlight.get(claimed.webhookId) ?? 1) - 1;
+        if (n > 0) this.inFlight.set(claimed.webhookId, n);
+        else this.inFlight.delete(claimed.webhookId);
+      }
+    }
+  }
+
+  private async deliver(m: DueMessage | null): Promise<void> {
     if (!m || m.status !== 'PENDING') return;
-    if (m.disabledAt) return this.repo.settle(id, 'FAILED');
+    if (m.disabledAt) return this.repo.settle(m.id, 'FAILED');
     const at = new Date();
     const headers = signedHeaders(m.msgId, m.body, at, activeSecrets(m, at));
     const outcome = await this.sender.post(m.url, headers, m.body);

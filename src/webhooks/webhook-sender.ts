@@ -2,7 +2,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { guardedLookup, hostOf, isPublicAddress } from './ssrf-guard.js';
+import { Logger } from '@nestjs/common';
+import { BlockedAddressError, guardedLookup, hostOf, isPublicAddress } from './ssrf-guard.js';
+
+/** What is read of a response's body (then the connection is closed): only its status counts. */
+const MAX_BODY_BYTES = 64 * 1024;
 
 /** What one attempt came to: an HTTP status, or an error and no status. */
 export interface AttemptOutcome {
@@ -15,10 +19,12 @@ export interface AttemptOutcome {
 
 /**
  * POSTs one signed message. Redirects are never followed (a 3xx is a failed attempt), the whole
- * attempt is bounded by `timeoutMs`, and the address connected to is checked after DNS
- * resolution (ssrf-guard). Connections are kept alive per host between attempts.
+ * attempt, the reading of the response's body included, is bounded by `timeoutMs`, and the
+ * address connected to is checked after DNS resolution (ssrf-guard). Connections are kept alive
+ * per host between attempts.
  */
 export class WebhookSender {
+  private readonly logger = new Logger(WebhookSender.name);
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly lookup: ReturnType<typeof guardedLookup>;
 
@@ -49,6 +55,8 @@ export class WebhookSender {
 
     return new Promise((resolve) => {
       let settled = false;
+      // Set once the status is in: from then on the outcome is decided, whatever the body does.
+      let answered: AttemptOutcome | null = null;
       const settle = (o: AttemptOutcome) => {
         if (settled) return;
         settled = true;
@@ -69,22 +77,36 @@ export class WebhookSender {
           },
         },
         (res) => {
-          // Only the status counts; the body is read away so the connection can be reused.
-          res.resume();
-          res.on('error', () => {});
-          settle({
+          const outcome: AttemptOutcome = {
             statusCode: res.statusCode ?? null,
             error: null,
             durationMs: Math.round(performance.now() - started),
             retryAfterMs: retryAfterMs(res.headers['retry-after']),
+          };
+          answered = outcome;
+          // Only the status counts. The body is read away so the connection can serve the next
+          // attempt, but only MAX_BODY_BYTES of it and within the attempt's timeout: a receiver
+          // that streams forever loses the connection instead of holding it (and a slot) for good.
+          let read = 0;
+          res.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            if (read <= MAX_BODY_BYTES) return;
+            settle(outcome);
+            request.destroy();
           });
+          res.on('end', () => settle(outcome));
+          res.on('close', () => settle(outcome));
+          res.on('error', () => {});
         },
       );
       const timer = setTimeout(() => {
-        settle(failed(`no answer within ${this.options.timeoutMs} ms`));
+        settle(answered ?? failed(`no answer within ${this.options.timeoutMs} ms`));
         request.destroy();
       }, this.options.timeoutMs);
-      request.on('error', (e: NodeJS.ErrnoException) => settle(failed(e.code ? `${e.code}: ${e.message}` : e.message)));
+      request.on('error', (e: NodeJS.ErrnoException) => {
+        if (e instanceof BlockedAddressError) this.logger.warn(`webhook attempt refused: ${e.detail}`);
+        settle(answered ?? failed(e.code ? `${e.code}: ${e.message}` : e.message));
+      });
       request.end(body);
     });
   }

@@ -44,7 +44,7 @@ registerEnumType(WebhookDeliveryStatus, {
 
 @ObjectType({ description: "One of the caller's webhook endpoints. The secret is shown only by createWebhook and rotateWebhookSecret." })
 export class Webhook {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Pass to updateWebhook, deleteWebhook, rotateWebhookSecret and webhookDeliveries.' })
   id!: string;
   @Field({ description: 'Where messages are POSTed.' })
   url!: string;
@@ -60,7 +60,7 @@ export class Webhook {
   failingSince!: Date | null;
   @Field(() => Date, { nullable: true, description: 'The last secret rotation: for 24 h after it, messages carry both signatures.' })
   secretRotatedAt!: Date | null;
-  @Field()
+  @Field({ description: 'When it was added.' })
   createdAt!: Date;
 }
 
@@ -90,11 +90,11 @@ export class WebhookDelivery {
   id!: string;
   @Field({ description: 'The `webhook-id` header: the same on every attempt and redelivery.' })
   webhookMessageId!: string;
-  @Field(() => WebhookEvent)
+  @Field(() => WebhookEvent, { description: "The event: the body's `type`." })
   type!: WebhookEvent;
   @Field({ description: 'The JSON body, exactly as signed and sent.' })
   payload!: string;
-  @Field(() => WebhookDeliveryStatus)
+  @Field(() => WebhookDeliveryStatus, { description: 'Where it stands: PENDING until an attempt delivers it or it fails for good.' })
   status!: WebhookDeliveryStatus;
   @Field(() => Date, { nullable: true, description: 'When the next attempt is due (PENDING only).' })
   nextAttemptAt!: Date | null;

@@ -111,14 +111,23 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` due messages, oldest due first, skipping rows another instance is
-   * claiming; the claim pushes their due time `leaseMs` ahead (the lease). It returns what
-   * sending them takes, endpoint included, so a delivery needs no further read.
+   * Claims up to `limit` due messages, oldest due first but at most `perEndpoint` of one endpoint,
+   * less what this instance already has in flight to it (`running`): an endpoint with a backlog,
+   * or one that never answers, cannot take every slot. Rows another instance is claiming are
+   * skipped; the claim pushes their due time `leaseMs` ahead (the lease). It returns what sending
+   * them takes, endpoint included, so a delivery needs no further read. The window function ranks
+   * the due rows without locking them (FOR UPDATE allows none); the outer select locks.
    */
-  async claimDue(limit: number, leaseMs: number): Promise<DueMessage[]> {
+  async claimDue(limit: number, leaseMs: number, perEndpoint: number, running: ReadonlyMap<string, number> = new Map()): Promise<DueMessage[]> {
     return this.prisma.background<DueMessage>(Prisma.sql`
       UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
-      FROM (SELECT "id" FROM "WebhookMessage" WHERE "dueAt" <= now() ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due, "Webhook" w
+      FROM (SELECT "id" FROM "WebhookMessage"
+            WHERE "dueAt" <= now() AND "id" IN (
+              SELECT r."id" FROM (SELECT "id", "webhookId", row_number() OVER (PARTITION BY "webhookId" ORDER BY "dueAt") AS n
+                                  FROM "WebhookMessage" WHERE "dueAt" <= now()) r
+              LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(webhook, n) ON busy.webhook = r."webhookId"
+              WHERE r.n <= ${perEndpoint}::int - COALESCE(busy.n, 0))
+            ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due, "Webhook" w
       WHERE m."id" = due."id" AND w."id" = m."webhookId"
       RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."url", w."secret", w."previousSecret",
                 w."rotatedAt", w."disabledAt", w."failingSince"`);
@@ -136,7 +145,10 @@ export class WebhooksRepository {
   /**
    * Attempts' outcomes in one statement: each attempt logged, its message settled or scheduled
    * again, and each endpoint's failure streak (and disabled state) updated from its latest
-   * outcome. An endpoint that was and stays healthy is not written.
+   * outcome. An endpoint that was and stays healthy is not written. A message deleted while its
+   * attempt was in flight (its endpoint deleted, or pruned) is skipped: attempts are logged only
+   * for the messages the update found (and now holds locked), so it is no foreign-key error that
+   * would fail the other attempts of the batch and leave them leased, to be sent again.
    */
   async recordAttempts(outcomes: readonly RecordedAttempt[]): Promise<void> {
     const col = <T>(f: (o: RecordedAttempt) => T) => outcomes.map(f);
@@ -147,13 +159,14 @@ export class WebhooksRepository {
           ${col((o) => o.attempt.statusCode)}::int[], ${col((o) => o.attempt.error)}::text[], ${col((o) => o.attempt.durationMs)}::int[],
           ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[], ${col((o) => o.disable)}::text[]
         ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, disable)),
-      logged AS (
-        INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
-        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x),
       messages AS (
         UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1,
           "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
-        FROM x WHERE m."id" = x.message),
+        FROM x WHERE m."id" = x.message
+        RETURNING m."id"),
+      logged AS (
+        INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
+        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x JOIN messages ON messages."id" = x.message),
       endpoints AS (
         SELECT webhook, (array_agg(ok ORDER BY at DESC))[1] AS ok, min(at) FILTER (WHERE NOT ok) AS first_failure, max(disable) AS disable
         FROM x GROUP BY webhook)

@@ -12,8 +12,14 @@ import { WebhooksService } from './webhooks.service.js';
 export class WebhooksResolver {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @ResolveField('webhooks', () => [Webhook], { description: "The caller's webhook endpoints (only on `me`), oldest first." })
-  webhooksOf(@Parent() player: Player, @CurrentPlayer() viewer: Player | null): Promise<Webhook[]> {
+  // Nullable so that refusing it (FORBIDDEN) nulls this field alone: registerPlayer's player,
+  // asked for it by a caller not yet authenticated, must not take the token (shown once) with it.
+  @ResolveField('webhooks', () => [Webhook], {
+    nullable: true,
+    description:
+      "The caller's webhook endpoints, oldest first. Only on `me`: null elsewhere, with a FORBIDDEN error (registerPlayer's player included).",
+  })
+  webhooksOf(@Parent() player: Player, @CurrentPlayer() viewer: Player | null): Promise<Webhook[] | null> {
     if (viewer?.id !== player.id) throw new ApiError('FORBIDDEN', "a player's webhooks are theirs alone: ask for them on `me`");
     return this.webhooks.list(player.id);
   }

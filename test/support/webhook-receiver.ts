@@ -11,10 +11,16 @@ export interface Received {
   body: string;
   /** what the receiver answered (null: it never answered) */
   answered: number | null;
+  /** the connection closed (after the answer, or without one) */
+  closed: boolean;
 }
 
-/** What to answer a request; 'hang' never answers (the sender's timeout or a crash ends it). */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+/**
+ * What to answer a request; 'hang' never answers (the sender's timeout or a crash ends it);
+ * 'stream' answers 200 and writes a body that never ends; `after` holds the answer back until it
+ * settles.
+ */
+export type Answer = { status: number; headers?: Record<string, string>; after?: Promise<unknown> } | 'hang' | 'stream';
 
 /**
  * A real HTTP receiver on 127.0.0.1: it records every request and answers by `answer`, which a
@@ -32,18 +38,39 @@ export class WebhookReceiver {
       let body = '';
       req.on('data', (c: Buffer) => (body += c.toString()));
       req.on('end', () => {
-        const r: Received = { id: String(req.headers['webhook-id']), path: req.url ?? '', headers: req.headers, body, answered: null };
+        const r: Received = {
+          id: String(req.headers['webhook-id']),
+          path: req.url ?? '',
+          headers: req.headers,
+          body,
+          answered: null,
+          closed: false,
+        };
         const nth = this.received.filter((x) => x.id === r.id).length;
         this.received.push(r);
+        res.on('close', () => (r.closed = true));
         const a = this.answer(r, nth);
-        if (a === 'hang') {
+        if (a === 'hang' || a === 'stream') {
           const drop = () => res.destroy();
           this.hanging.add(drop);
           res.on('close', () => this.hanging.delete(drop));
+          if (a === 'stream') {
+            r.answered = 200;
+            res.writeHead(200, { 'content-type': 'text/plain' });
+            // A chunk now and then, never the end: only the sender can close this connection.
+            const chunk = 'x'.repeat(1024);
+            const timer = setInterval(() => res.write(chunk), 20);
+            res.on('close', () => clearInterval(timer));
+            res.write(chunk);
+          }
           return;
         }
-        r.answered = a.status;
-        res.writeHead(a.status, a.headers).end('ok');
+        const send = () => {
+          r.answered = a.status;
+          res.writeHead(a.status, a.headers).end('ok');
+        };
+        if (a.after) void a.after.then(send);
+        else send();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -1,3 +1,4 @@
+import { M_CREATE, type MatchT } from './fragments.js';
 import type { GqlClient } from './gql.js';
 
 export const M_CREATE_WEBHOOK = `mutation($input: CreateWebhookInput!) { createWebhook(input: $input) { secret webhook { id url events enabled } } }`;
@@ -36,4 +37,9 @@ export async function createWebhook(client: GqlClient, url: string, events = ALL
 export async function deliveries(client: GqlClient, webhookId: string, first = 100): Promise<DeliveryT[]> {
   const res = await client.request<{ webhookDeliveries: { edges: { node: DeliveryT }[] } }>(Q_DELIVERIES, { id: webhookId, first });
   return res.webhookDeliveries.edges.map((e) => e.node);
+}
+
+/** A 2-seat match against a bot: it starts at once (MATCH_STARTED, and TURN when the human leads). */
+export async function botMatch(p: GqlClient): Promise<MatchT> {
+  return (await p.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } })).createMatch;
 }

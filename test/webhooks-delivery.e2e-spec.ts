@@ -1,0 +1,117 @@
+import { PrismaService } from '../src/database/prisma.service.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import { eventually } from './support/eventually.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+import { botMatch, createWebhook, deliveries, M_DELETE_WEBHOOK } from './support/webhooks.js';
+
+/** How delivery copes with receivers that misbehave: none of them may hold up anyone else's messages. */
+describe('a receiver that never answers, beside a healthy one', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    // The production timeout and batch: a hanging attempt holds its slot for 10 s.
+    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '10000', SWEEP_BATCH_SIZE: '20', SWEEP_INTERVAL_MS: '50' });
+  });
+  afterAll(async () => {
+    // The hanging requests end with the receiver, so the app stops without waiting out their timeout.
+    await receiver.close();
+    await app.close();
+  });
+
+  it("delivers the healthy endpoint's message well within one timeout while the other's backlog hangs", async () => {
+    receiver.answer = (r) => (r.path === '/never' ? 'hang' : { status: 200 });
+    const stuck = await app.player('stuck');
+    const never = await createWebhook(stuck, `${receiver.url}/never`, ['TURN']);
+    // A backlog of 100 messages to it, all due (older than anything written from here on).
+    const prisma = app.server.app.get(PrismaService);
+    const at = Date.now() - 60_000;
+    await prisma.webhookMessage.createMany({
+      data: Array.from({ length: 100 }, (_, i) => ({
+        webhookId: never.id,
+        msgId: `msg_backlog${i}`,
+        type: 'TURN',
+        body: '{}',
+        dueAt: new Date(at + i),
+      })),
+    });
+    await eventually(
+      () => receiver.at('/never').length,
+      (n) => n >= 2,
+      'the first attempts to the receiver that never answers',
+    );
+
+    // Then another player's message: it goes out while those attempts still hang.
+    const healthy = await app.player('healthy');
+    await createWebhook(healthy, `${receiver.url}/healthy`, ['MATCH_STARTED']);
+    await botMatch(healthy);
+    await eventually(
+      () => receiver.at('/healthy'),
+      (rs) => rs.length === 1 && rs[0].answered === 200,
+      "the healthy endpoint's message",
+      5_000,
+    );
+    // Every attempt to the hanging receiver is still open: none has reached its timeout.
+    expect(receiver.at('/never').every((r) => !r.closed)).toBe(true);
+  });
+});
+
+describe('deliveries cut short', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    // A short lease (max(SWEEP_LEASE_MS, timeout + 2 s) = 4 s): an attempt left unrecorded is sent again soon.
+    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000', SWEEP_LEASE_MS: '1000', SWEEP_INTERVAL_MS: '50' });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await app.close();
+  });
+
+  it('closes the connection of a receiver that answers 200 and never ends the body, and records the attempt', async () => {
+    receiver.answer = (r) => (r.path === '/stream' ? 'stream' : { status: 200 });
+    const p = await app.player('streamed');
+    const w = await createWebhook(p, `${receiver.url}/stream`, ['MATCH_STARTED']);
+    await botMatch(p);
+    const [r] = await eventually(
+      () => receiver.at('/stream'),
+      (rs) => rs.length === 1 && rs[0].closed,
+      'the sender closing the connection',
+    );
+    expect(r.answered).toBe(200);
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0]?.status === 'DELIVERED',
+      'the attempt recorded',
+    );
+    expect(d.attempts).toEqual([expect.objectContaining({ statusCode: 200, error: null })]);
+  });
+
+  it('records the attempts of the other messages when one message vanished meanwhile (its endpoint deleted)', async () => {
+    let release = () => {};
+    const held = new Promise<void>((done) => (release = done));
+    // Both endpoints answer at the same moment, so their attempts are recorded together.
+    receiver.answer = (r) => (r.path === '/kept' || r.path === '/deleted' ? { status: 200, after: held } : { status: 200 });
+    const p = await app.player('two-endpoints');
+    const kept = await createWebhook(p, `${receiver.url}/kept`, ['MATCH_STARTED']);
+    const deleted = await createWebhook(p, `${receiver.url}/deleted`, ['MATCH_STARTED']);
+    await botMatch(p);
+    await eventually(
+      () => [receiver.at('/kept').length, receiver.at('/deleted').length],
+      ([k, d]) => k === 1 && d === 1,
+      'both messages in flight',
+    );
+    // Its message goes with it (cascade) while its attempt is in flight.
+    expect(await p.request(M_DELETE_WEBHOOK, { id: deleted.id })).toEqual({ deleteWebhook: true });
+    release();
+
+    const [d] = await eventually(
+      () => deliveries(p, kept.id),
+      (ds) => ds[0]?.status === 'DELIVERED',
+      "the kept endpoint's message delivered",
+    );
+    expect(d.attempts).toEqual([expect.objectContaining({ statusCode: 200 })]);
+    expect(receiver.at('/kept')).toHaveLength(1); // sent once, not again when a lease ran out
+  });
+});
