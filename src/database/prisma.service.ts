@@ -46,7 +46,13 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
     });
     this.pool = pool;
-    pool.on('connect', () => this.opened++);
+    pool.on('connect', (client) => {
+      this.opened++;
+      // Times are stored without a time zone, some written by the application in UTC, others by
+      // the statements' now() in the session's zone: every session is UTC, whatever the
+      // database's default. Queued before any statement the connection is handed out for.
+      client.query("SET TIME ZONE 'UTC'").catch((e: unknown) => new Logger(PrismaService.name).warn(`SET TIME ZONE failed: ${String(e)}`));
+    });
     this.counting = config.metrics;
     if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
     if (metrics?.enabled) this.exposeTo(metrics);
