@@ -2,6 +2,7 @@ import { jest } from '@jest/globals';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { MatchCache } from '../src/matches/match-cache.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
+import { EVENT_BUS, type EventBus } from '../src/realtime/event-bus.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { longMatch, oneMove } from './support/moves.js';
 import { RawWs } from './support/raw-ws.js';
@@ -120,6 +121,37 @@ describe('matchEvents catch-up', () => {
       });
       await ws.until(() => eventsOf(ws, 'c').at(-1)?.seq === newest);
       expect(eventsOf(ws, 'c').map((e) => e.seq)).toEqual(Array.from({ length: newest - from }, (_, i) => from + 1 + i));
+    } finally {
+      ws.terminate();
+    }
+  });
+});
+
+describe('a commit whose signal never came', () => {
+  let app: TestApp;
+  beforeAll(async () => (app = await startTestApp({ FEED_RECHECK_MS: '200' })));
+  afterAll(() => app.close());
+
+  it('still reaches the live feeds of its match: they read it from the table at the next re-check', async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    const prisma = app.server.app.get(PrismaService);
+    const ws = new RawWs(app.url);
+    try {
+      await ws.ready();
+      ws.subscribe('live', LIVE, { id });
+      await new Promise((r) => setTimeout(r, 300)); // the subscription has started
+      const before = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
+      // The commit's signal is lost (a NOTIFY that failed, or its instance died right after committing).
+      const bus = app.server.app.get<EventBus>(EVENT_BUS);
+      const publish = jest.spyOn(bus, 'publish').mockImplementationOnce(() => Promise.resolve());
+      await oneMove(bySeat, id);
+      expect(publish).toHaveBeenCalledTimes(1);
+      publish.mockRestore();
+      const after = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
+      expect(after).toBeGreaterThan(before);
+      await ws.until(() => ws.of('live').length >= after - before, 10_000);
+      expect(eventsOf(ws, 'live').map((e) => e.seq)).toEqual(Array.from({ length: after - before }, (_, i) => before + 1 + i));
     } finally {
       ws.terminate();
     }

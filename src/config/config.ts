@@ -66,6 +66,7 @@ const schema = z.object({
   SWEEP_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
   MATCH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(3_600_000).default(2000),
+  FEED_RECHECK_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   // Finding opponents: a WAITING match nobody joins expires after this many hours (fractions allowed).
   OPEN_MATCH_TTL_HOURS: z.coerce
     .number()
@@ -115,6 +116,8 @@ export type AppConfig = {
   sweep: { intervalMs: number; batchSize: number; leaseMs: number; graceMs: number };
   /** how long a cached match record may serve reads before it is read again */
   matchCacheTtlMs: number;
+  /** how often open match feeds are checked against the table for a commit whose signal never came (0: never) */
+  feedRecheckMs: number;
   /** a WAITING match nobody joined for this long expires (ABANDONED) */
   openMatchTtlHours: number;
   /** the shortest moveSeconds / bankSeconds a clock may ask for */
@@ -199,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     tokenCacheTtlMs: c.TOKEN_CACHE_TTL_MS,
     sweep: { intervalMs: c.SWEEP_INTERVAL_MS, batchSize: c.SWEEP_BATCH_SIZE, leaseMs: c.SWEEP_LEASE_MS, graceMs: c.SWEEP_GRACE_MS },
     matchCacheTtlMs: c.MATCH_CACHE_TTL_MS,
+    feedRecheckMs: c.FEED_RECHECK_MS,
     openMatchTtlHours: c.OPEN_MATCH_TTL_HOURS,
     clockMinSeconds: c.CLOCK_MIN_SECONDS,
     limits: limitsFrom(c, c.NODE_ENV === 'production'),

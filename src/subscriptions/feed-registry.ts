@@ -16,6 +16,8 @@ const PAGE = 500;
 @Injectable()
 export class FeedRegistry {
   private readonly byMatch = new Map<string, Set<FeedListener>>();
+  /** Per watched match, the newest event seq a signal announced here (FeedRecheck compares the table with it). */
+  private readonly signalledSeq = new Map<string, number>();
   private readonly byPlayer = new Map<string, Set<FeedListener>>();
   /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); past it the reader fell behind. */
   readonly maxQueued: number;
@@ -40,8 +42,10 @@ export class FeedRegistry {
     });
   }
 
-  /** Hands `listener` every signal of this match; the function returned stops it. */
-  watchMatch(matchId: string, listener: FeedListener): () => void {
+  /** Hands `listener` every signal of this match (`knownSeq`: the newest event the feed knows of); the function returned stops it. */
+  watchMatch(matchId: string, listener: FeedListener, knownSeq: number): () => void {
+    // What the feed read as it began counts as announced: the recheck looks past it only.
+    this.signalledSeq.set(matchId, Math.max(this.signalledSeq.get(matchId) ?? -1, knownSeq));
     return this.add(this.byMatch, matchId, listener);
   }
 
@@ -58,8 +62,29 @@ export class FeedRegistry {
     return n;
   }
 
+  /** The matches some feed of this process watches. */
+  watchedMatches(): string[] {
+    return [...this.byMatch.keys()];
+  }
+
+  /**
+   * The table holds the match's events up to `lastSeq`: if no signal here announced that far and
+   * no feed knew of it as it began (the signal was lost), the match's feeds read the table, as
+   * after a resync.
+   */
+  behind(matchId: string, lastSeq: number): void {
+    const listeners = this.byMatch.get(matchId);
+    if (!listeners || (this.signalledSeq.get(matchId) ?? -1) >= lastSeq) return;
+    this.signalledSeq.set(matchId, lastSeq);
+    listeners.forEach((l) => l('resync'));
+  }
+
   private dispatch(signal: MatchSignal): void {
-    this.byMatch.get(signal.matchId)?.forEach((l) => l(signal));
+    const listeners = this.byMatch.get(signal.matchId);
+    if (listeners) {
+      this.signalledSeq.set(signal.matchId, Math.max(this.signalledSeq.get(signal.matchId) ?? -1, signal.lastSeq));
+      listeners.forEach((l) => l(signal));
+    }
     const players = new Set(signal.endedFor);
     if (signal.turnPlayerId) players.add(signal.turnPlayerId);
     for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
@@ -72,7 +97,9 @@ export class FeedRegistry {
     return () => {
       const current = map.get(key);
       current?.delete(l);
-      if (current?.size === 0) map.delete(key);
+      if (current?.size !== 0) return;
+      map.delete(key);
+      if (map === this.byMatch) this.signalledSeq.delete(key);
     };
   }
 }

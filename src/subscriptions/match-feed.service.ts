@@ -116,7 +116,7 @@ export class MatchFeedService {
       else signalled = Math.max(signalled, s.lastSeq);
       if (s === 'resync' || s.lastSeq > delivered) void pull();
     };
-    stop = this.registry.watchMatch(matchId, listener);
+    stop = this.registry.watchMatch(matchId, listener, record.lastEventSeq);
     // Live only, from a record taken in this same tick: any later commit signals the listener, so
     // there is nothing to read yet (after an await, a commit may have slipped in: read).
     const over = record.status === 'FINISHED' || record.status === 'ABANDONED';
