@@ -37,6 +37,10 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       connectionTimeoutMillis: acquireTimeoutMs,
       // No statement holds a pooled connection longer than this (0: no limit).
       ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+      // Times are stored without a time zone, some written by the application in UTC, others by
+      // the statements' now() in the session's zone: every session is UTC, whatever the
+      // database's default. Awaited by the pool before the connection is first handed out.
+      onConnect: (client: pg.ClientBase) => client.query("SET TIME ZONE 'UTC'"),
     });
     // An idle connection the database dropped (a restart, a terminated backend) is discarded by
     // the pool and replaced on demand; unhandled, its error would end the process.
@@ -46,13 +50,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       ...(config.metrics ? { log: [{ emit: 'event' as const, level: 'query' as const }] } : {}),
     });
     this.pool = pool;
-    pool.on('connect', (client) => {
-      this.opened++;
-      // Times are stored without a time zone, some written by the application in UTC, others by
-      // the statements' now() in the session's zone: every session is UTC, whatever the
-      // database's default. Queued before any statement the connection is handed out for.
-      client.query("SET TIME ZONE 'UTC'").catch((e: unknown) => new Logger(PrismaService.name).warn(`SET TIME ZONE failed: ${String(e)}`));
-    });
+    pool.on('connect', () => this.opened++);
     this.counting = config.metrics;
     if (config.metrics) (this as unknown as { $on(e: 'query', cb: () => void): void }).$on('query', () => this.statements++);
     if (metrics?.enabled) this.exposeTo(metrics);

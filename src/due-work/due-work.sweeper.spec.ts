@@ -155,8 +155,8 @@ describe('DueWorkSweeper with a kind that sets its concurrency', () => {
     return { kind, log };
   }
 
-  it('claims again as each item ends: a slow item holds one slot, not the sweep', async () => {
-    const s = sweeper({ SWEEP_BATCH_SIZE: '3' });
+  it('waits for a batch at most one interval, then claims into the free slots: a slow item holds one slot, not the sweep', async () => {
+    const s = sweeper({ SWEEP_BATCH_SIZE: '3', SWEEP_INTERVAL_MS: '100' });
     // The first item takes 2 s (a receiver that never answers); the other 20 take 1 ms each.
     const { kind, log } = pooled(21, 3, (key) => (key === 'k0' ? 2_000 : 1));
     s.register(kind);

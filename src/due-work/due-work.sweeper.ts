@@ -9,8 +9,9 @@ import type { DueWorkKind } from './due-work-kind.js';
  * timer: a slow kind (a webhook receiver taking its full timeout, sweep after sweep) never holds
  * up another (a bot to move, a clock run out). A kind's sweeps never overlap; a full batch sweeps
  * that kind again at once, so a backlog (after a crash) drains without waiting for the timer.
- * A kind with a `concurrency` keeps that many items running and claims again as each finishes,
- * so one slow item holds one slot, not the sweep.
+ * A kind with a `concurrency` may have that many items running: its sweep waits for its batch
+ * at most one interval, then claims again into the free slots, so one slow item holds one slot,
+ * not the sweep.
  * On shutdown it stops claiming and lets the work in flight finish.
  */
 @Injectable()
@@ -105,14 +106,20 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     });
     const running = this.running.get(kind);
     if (running) {
-      for (const key of keys) {
+      const items = keys.map((key) => {
         const item: Promise<void> = this.runOne(kind, key).finally(() => {
           running.delete(item);
           // A slot is free: a kind that was waiting for one sweeps again now.
           if (this.waitingForSlot.delete(kind)) this.schedule(kind, 0);
         });
         running.add(item);
-      }
+        return item;
+      });
+      // The batch is waited for, as a batch kind's is (claims stay few and full), but no longer
+      // than one sweep interval: past it a slow item keeps its slot and the sweep goes on.
+      let patience: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(items), new Promise<void>((resolve) => (patience = setTimeout(resolve, this.settings.intervalMs)))]);
+      clearTimeout(patience);
     } else {
       await Promise.all(keys.map((key) => this.runOne(kind, key)));
     }

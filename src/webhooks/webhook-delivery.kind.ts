@@ -15,11 +15,12 @@ const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 1000;
 
 /**
- * The share of an instance's delivery slots one endpoint may hold (at least one slot): a receiver
- * that never answers, or one with a backlog, leaves the others to everyone else's TURN and
- * DEADLINE_SOON.
+ * Attempts one instance runs at once, in sweep batches (SWEEP_BATCH_SIZE): an attempt waiting on a
+ * slow receiver costs a socket and a timer, nothing more. One endpoint holds at most one batch's
+ * worth: a receiver that never answers, or one with a backlog, leaves the other slots to everyone
+ * else's TURN and DEADLINE_SOON, while a lone busy endpoint still gets whole batches.
  */
-const ONE_ENDPOINT_SHARE = 0.25;
+const SLOTS_IN_BATCHES = 5;
 
 /**
  * Delivers the outbox: due work like a bot's turn. Any instance's sweeper claims due messages
@@ -28,9 +29,9 @@ const ONE_ENDPOINT_SHARE = 0.25;
  * settles the message. A crash mid-attempt leaves the message due again when its lease ends:
  * delivery is at least once, and receivers dedupe by `webhook-id`.
  *
- * Up to SWEEP_BATCH_SIZE attempts run at once per instance and the sweeper claims again as each
- * ends (`concurrency`), so a receiver that takes its whole WEBHOOK_TIMEOUT_MS holds one slot, not
- * the sweep; and one endpoint holds at most a quarter of the slots.
+ * Up to SLOTS_IN_BATCHES batches of attempts run at once per instance (`concurrency`): a receiver
+ * that takes its whole WEBHOOK_TIMEOUT_MS holds slots, not the sweep; and one endpoint holds at
+ * most one batch's worth of them.
  */
 @Injectable()
 export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
@@ -53,8 +54,8 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
     @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
   ) {
     this.settings = config.webhooks;
-    this.concurrency = config.sweep.batchSize;
-    this.perEndpoint = Math.max(1, Math.floor(this.concurrency * ONE_ENDPOINT_SHARE));
+    this.concurrency = config.sweep.batchSize * SLOTS_IN_BATCHES;
+    this.perEndpoint = config.sweep.batchSize;
     this.sender = new WebhookSender({ timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
     // Kept possible (an operator's receivers on a private network; the benchmarks' local one), but
     // never silent: any player may then make this server send requests inside its network.
