@@ -40,6 +40,8 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       // Times are stored without a time zone, some written by the application in UTC, others by
       // the statements' now() in the session's zone: every session is UTC, whatever the
       // database's default. Awaited by the pool before the connection is first handed out.
+      // pg-pool awaits the promise (its types declare void).
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises
       onConnect: (client: pg.ClientBase) => client.query("SET TIME ZONE 'UTC'"),
     });
     // An idle connection the database dropped (a restart, a terminated backend) is discarded by
