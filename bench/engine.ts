@@ -1,7 +1,8 @@
 /**
  * Engine benchmark: random complete rounds (4 players in partnerships, then 2 players) with a cheap
  * random policy over legalMoves/canDraw/apply, against the fair deal alone, in the same run.
- * Prints plain lines: rounds/s, µs per move, deals/s, the cost of walking a match's hash chain,
+ * Prints plain lines: rounds/s, µs per move, deals/s, the cost of walking a match's hash chain
+ * and of revealing a round's secret from the stored checkpoints,
  * and "one 4-player round costs N deals".
  *
  * Play and deal are measured apart (docs/fair-deals.md: the deal costs HMAC-SHA256 blocks, far
@@ -11,7 +12,18 @@
  *   npx tsc -p tsconfig.build.json && node dist/bench/engine.js
  */
 import { performance } from 'node:perf_hooks';
-import { apply, canDraw, chainSecret, DEAL_CHAIN_LENGTH, dealRound, legalMoves, newMatch, resolveRules } from '../src/domain/index.js';
+import {
+  apply,
+  canDraw,
+  chainCheckpoints,
+  chainSecret,
+  chainSecretHexFrom,
+  DEAL_CHAIN_LENGTH,
+  dealRound,
+  legalMoves,
+  newMatch,
+  resolveRules,
+} from '../src/domain/index.js';
 import type { DealSource, MatchState } from '../src/domain/index.js';
 import { report } from './support/result.js';
 
@@ -113,6 +125,20 @@ function chainWalkMs(walks: number): number {
   return (performance.now() - start) / walks;
 }
 
+/** Revealing a finished round's secret (round 1–10) of a match not walked yet: from its checkpoints, and from S_N. */
+function revealUs(matches: number): { fromCheckpoints: number; fromHead: number } {
+  const heads = Array.from({ length: matches }, (_, i) => ({ round: DEAL_CHAIN_LENGTH, secret: (i + 1_000_001).toString(16).padStart(64, '0') }));
+  const checkpoints = heads.map((h) => chainCheckpoints(h));
+  let start = performance.now();
+  for (let i = 0; i < matches; i++) chainSecretHexFrom(heads[i], checkpoints[i], 1 + (i % 10));
+  const fromCheckpoints = ((performance.now() - start) * 1000) / matches;
+  // Other heads, so that no walk is answered from the cache of walked chains.
+  const others = heads.map((_, i) => ({ round: DEAL_CHAIN_LENGTH, secret: (i + 2_000_001).toString(16).padStart(64, '0') }));
+  start = performance.now();
+  for (let i = 0; i < matches; i++) chainSecretHexFrom(others[i], null, 1 + (i % 10));
+  return { fromCheckpoints, fromHead: ((performance.now() - start) * 1000) / matches };
+}
+
 const MS = Number(process.env.BENCH_MS ?? 2000);
 const SLICES = 20;
 
@@ -152,6 +178,11 @@ console.log(
 );
 console.log(`fair deal (HMAC stream + shuffle): ${Math.round(dealsPerSec)} deals/s, ${(1e6 / dealsPerSec).toFixed(3)} µs per deal`);
 console.log(`hash-chain walk S_N → S_1 (once per match and process): ${chainWalkMs(20).toFixed(2)} ms`);
+const reveal = revealUs(300);
+console.log(
+  `a finished round's dealSecret, match not walked yet: ${reveal.fromCheckpoints.toFixed(1)} µs from its checkpoints, ` +
+    `${reveal.fromHead.toFixed(0)} µs from S_N (ratio ${(reveal.fromHead / reveal.fromCheckpoints).toFixed(0)})`,
+);
 console.log(`one 4-player round costs ${(dealsPerSec / round4).toFixed(1)} deals`);
 console.log(`one 2-player round costs ${(dealsPerSec / round2).toFixed(1)} deals`);
 report({ rounds4PerSec: round4, rounds2PerSec: round2, dealsPerSec, usPerMove4: (four.elapsed * 1000) / four.moves });

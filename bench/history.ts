@@ -35,6 +35,7 @@ import {
   apply,
   chooseBotAction,
   newMatch,
+  chainCheckpoints,
   dealCommitment,
   DEAL_CHAIN_LENGTH,
   resolveRules,
@@ -66,6 +67,8 @@ interface Template {
   rulesJson: Escaped;
   chainSecret: string;
   dealCommitment: string;
+  /** bytea input text of its chain's checkpoints */
+  dealCheckpoints: string;
   state: Escaped; // final MatchState JSON
   winner: number;
   scores: number[];
@@ -118,6 +121,7 @@ function playTemplate(seed: number, rules: Rules): Template {
     rulesJson: new Escaped(cell(JSON.stringify(rules))),
     chainSecret,
     dealCommitment: dealCommitment(deal.anchor),
+    dealCheckpoints: `\\x${Buffer.from(chainCheckpoints(deal.anchor)).toString('hex')}`,
     state: new Escaped(cell(JSON.stringify(state))),
     winner: state.winner!,
     scores: [...state.scores],
@@ -182,6 +186,7 @@ const COLS = {
     'startedAt',
     'finishedAt',
   ],
+  MatchDealChain: ['matchId', 'checkpoints'],
   Seat: ['matchId', 'index', 'playerId', 'team', 'isBot', 'clientSeed'],
   Team: ['matchId', 'index', 'score'],
   Round: ['matchId', 'number', 'starter', 'status', 'snapshot', 'result', 'startedAt', 'endedAt'],
@@ -208,7 +213,7 @@ class Seeder {
   async seed(from: number, to: number): Promise<void> {
     const CHUNK = 5_000;
     for (let lo = from; lo < to; lo += CHUNK) {
-      const rows: Record<Table, string[]> = { Match: [], Seat: [], Team: [], Round: [], Move: [], PlayerMatch: [] };
+      const rows: Record<Table, string[]> = { Match: [], MatchDealChain: [], Seat: [], Team: [], Round: [], Move: [], PlayerMatch: [] };
       for (let i = lo; i < Math.min(to, lo + CHUNK); i++) this.matchRows(i, rows);
       const copy = async (table: Table, sql: postgres.Sql) => {
         const t = performance.now();
@@ -221,7 +226,7 @@ class Seeder {
         copy('Move', this.sql[0]),
         copy('Round', this.sql[1]),
         (async () => {
-          for (const t of ['Seat', 'Team', 'PlayerMatch'] as const) await copy(t, this.sql[2]);
+          for (const t of ['MatchDealChain', 'Seat', 'Team', 'PlayerMatch'] as const) await copy(t, this.sql[2]);
         })(),
       ]);
     }
@@ -257,6 +262,7 @@ class Seeder {
         finished,
       ]),
     );
+    rows.MatchDealChain.push(line([id, t.dealCheckpoints]));
     seats.forEach((p, s) => {
       rows.Seat.push(line([id, s, p, s, false, `seat-${s}`]));
       rows.Team.push(line([id, s, t.scores[s]]));

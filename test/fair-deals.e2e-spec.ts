@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PrismaService } from '../src/database/prisma.service.js';
-import { chainSecretHex, DEAL_CHAIN_LENGTH, hashTimes } from '../src/domain/index.js';
+import { readFile } from 'node:fs/promises';
+import { Prisma } from '../generated/prisma/client.js';
+import { chainCheckpoints, chainSecretHex, DEAL_CHAIN_LENGTH, hashTimes } from '../src/domain/index.js';
 import { verifyRecord } from '../src/history/verify-record.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch } from './support/driver.js';
@@ -156,6 +158,39 @@ describe('fair deals', () => {
     expect(rec.rounds[0].deal.secret).toBe(chain[0]);
     expect(verifyRecord(rec).problems).toEqual([]);
     expect(JSON.stringify(rec)).not.toContain(chain[DEAL_CHAIN_LENGTH - 1]);
+  });
+
+  it('stores the chain checkpoints at creation, the migration backfills the same, and revealed secrets are read from them', async () => {
+    const prisma = app.server.app.get(PrismaService);
+    const { createMatch: m } = await ann.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    await bob.request(M_JOIN_SEED, { id: m.id });
+    await ann.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: m.id });
+    const chain = await chainOf(m.id);
+    const { chainSecret } = await prisma.match.findUniqueOrThrow({ where: { id: m.id }, select: { chainSecret: true } });
+    const stored = async () => (await prisma.matchDealChain.findUnique({ where: { matchId: m.id } }))?.checkpoints ?? null;
+    const expected = Buffer.from(chainCheckpoints({ round: DEAL_CHAIN_LENGTH, secret: chainSecret }));
+    expect(Buffer.from((await stored())!).equals(expected)).toBe(true);
+    // Read through a history page: MATCH_COLUMNS from the database, never this process's cache.
+    const Q_SECRET = `query($player: ID!) { matches(playerId: $player, status: FINISHED, first: 100) { edges { node { id currentRound { dealSecret } } } } }`;
+    type Page = { matches: { edges: { node: { id: string; currentRound: { dealSecret: string } } }[] } };
+    const revealed = async () =>
+      (await ann.request<Page>(Q_SECRET, { player: ann.id })).matches.edges.find((e) => e.node.id === m.id)!.node.currentRound.dealSecret;
+    expect(await revealed()).toBe(chain[0]);
+
+    // Checkpoints of another chain: what is revealed now comes from them, not from S_N.
+    const other = { round: DEAL_CHAIN_LENGTH, secret: 'cd'.repeat(32) };
+    await prisma.matchDealChain.update({ where: { matchId: m.id }, data: { checkpoints: Buffer.from(chainCheckpoints(other)) } });
+    expect(await revealed()).toBe(chainSecretHex(other, 1));
+
+    // A match stored before checkpoints existed: its secret is walked from S_N, and the
+    // migration's backfill writes exactly what creation writes.
+    await prisma.matchDealChain.delete({ where: { matchId: m.id } });
+    expect(await revealed()).toBe(chain[0]);
+    const migration = await readFile(join(process.cwd(), 'prisma/migrations/20261202195557_deal_chain_checkpoints/migration.sql'), 'utf8');
+    const backfill = migration.slice(migration.indexOf("DO E'"));
+    await prisma.poolQuery(Prisma.raw(backfill));
+    expect(Buffer.from((await stored())!).equals(expected)).toBe(true);
+    expect(await revealed()).toBe(chain[0]);
   });
 
   it('the verifier accepts a finished match and rejects a swapped boneyard tile, a changed seed or a wrong secret', async () => {

@@ -80,6 +80,44 @@ export function chainSecretHex(anchor: ChainAnchor, r: number): string {
   return bytesToHex(chainSecret(anchor, r));
 }
 
+/**
+ * Rounds whose secrets a server keeps beside S_N, so that revealing S_r costs fewer than max(16, r)
+ * hashes (up to r ≤ 512) instead of up to N − r: a page of finished matches asking for their
+ * rounds' secrets must not cost two thousand hashes a match. Each S_k is a pure function of S_N,
+ * so keeping them changes no deal; they are as secret as S_N until their round is revealed.
+ */
+export const CHAIN_CHECKPOINT_ROUNDS: readonly number[] = [16, 32, 64, 128, 256, 512];
+
+/** S_k of every checkpoint round k, ascending, 32 bytes each, from the head S_N. */
+export function chainCheckpoints(head: ChainAnchor): Uint8Array {
+  const out = new Uint8Array(32 * CHAIN_CHECKPOINT_ROUNDS.length);
+  CHAIN_CHECKPOINT_ROUNDS.forEach((k, i) => out.set(chainSecret(head, k), 32 * i));
+  return out;
+}
+
+/**
+ * hex S_r from the head and its checkpoints (as chainCheckpoints gives them): hashed down from the
+ * nearest checkpoint at or above r, uncached as it is short; from the head (the cached walk) above
+ * the last checkpoint, or when the checkpoints are missing or not of this shape.
+ */
+export function chainSecretHexFrom(head: ChainAnchor, checkpoints: Uint8Array | null, r: number): string {
+  if (
+    checkpoints &&
+    checkpoints.length === 32 * CHAIN_CHECKPOINT_ROUNDS.length &&
+    head.round === DEAL_CHAIN_LENGTH &&
+    Number.isInteger(r) &&
+    r >= 1
+  ) {
+    const i = CHAIN_CHECKPOINT_ROUNDS.findIndex((k) => k >= r);
+    if (i >= 0) {
+      let s = checkpoints.slice(32 * i, 32 * i + 32);
+      for (let k = CHAIN_CHECKPOINT_ROUNDS[i]; k > r; k--) s = sha256(s);
+      return bytesToHex(s);
+    }
+  }
+  return chainSecretHex(head, r);
+}
+
 /** hex(SHA-256(S_1)): published from the match's creation on. */
 export function dealCommitment(anchor: ChainAnchor): string {
   return bytesToHex(sha256(chainSecret(anchor, 1)));

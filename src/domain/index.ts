@@ -5,7 +5,19 @@ export { DEFAULT_RULES, RULE_KEYS, pickRules, resolveRules, validateSetup, type 
 export { EMPTY_BOARD, ENDS, openEnds, countOf, placeTile, buildBoard, endValue, fits } from './board.js';
 export { playScore, round5, dominoBonus, blockedBonus } from './scoring.js';
 export { dealRound, lotLeader, lotRank, bestDraw } from './round.js';
-export { DEAL_CHAIN_LENGTH, DEAL_LABEL, chainSecret, chainSecretHex, dealCommitment, deckFromSecret, hashTimes, isClientSeed } from './fair-deal.js';
+export {
+  CHAIN_CHECKPOINT_ROUNDS,
+  DEAL_CHAIN_LENGTH,
+  DEAL_LABEL,
+  chainCheckpoints,
+  chainSecret,
+  chainSecretHex,
+  chainSecretHexFrom,
+  dealCommitment,
+  deckFromSecret,
+  hashTimes,
+  isClientSeed,
+} from './fair-deal.js';
 export { botSeed } from './bots/seed.js';
 export { legalMoves, canDraw } from './legal.js';
 export { newMatch, apply, teamsFor, withRound1Leader, round1LeaderProblems } from './match.js';

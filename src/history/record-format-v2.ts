@@ -1,4 +1,4 @@
-import { chainSecretHex, DEAL_CHAIN_LENGTH, deckFromSecret, type Tile } from '../domain/index.js';
+import { chainSecretHexFrom, DEAL_CHAIN_LENGTH, deckFromSecret, type Tile } from '../domain/index.js';
 import { buildRecordBody, type RecordBody, type RecordRound, type RecordSource } from './record-format.js';
 
 /**
@@ -25,6 +25,8 @@ export interface MatchRecordV2 extends Omit<RecordBody, 'seats' | 'rounds' | 'en
 /** The fair-deal inputs of a match, as stored (the chain's head stays on the server). */
 export interface FairDealSource {
   chainSecret: string;
+  /** S_16 … S_512 of the chain (absent: walked from chainSecret) */
+  dealCheckpoints?: Uint8Array | null;
   dealCommitment: string;
   clientSeeds: string[]; // by seat index
 }
@@ -33,7 +35,7 @@ export function buildMatchRecordV2(src: RecordSource, fair: FairDealSource): Mat
   const body = buildRecordBody(src);
   const anchor = { round: DEAL_CHAIN_LENGTH, secret: fair.chainSecret };
   const rounds = body.rounds.map((r) => {
-    const secret = chainSecretHex(anchor, r.number);
+    const secret = chainSecretHexFrom(anchor, fair.dealCheckpoints ?? null, r.number);
     const deck = deckFromSecret(secret, src.id, r.number, fair.clientSeeds).map((t) => ({ high: t.high, low: t.low }));
     return { ...r, deal: { secret, deck } };
   });

@@ -15,6 +15,7 @@ type Raw = {
   rules: Rules;
   winnerTeam: number | null;
   chainSecret: string;
+  dealCheckpoints: Uint8Array | null;
   dealCommitment: string;
   clientSeeds: string[] | null;
   seats: RecordSource['seats'] | null;
@@ -29,8 +30,8 @@ type Raw = {
 
 /**
  * Reads what a match record is made of in one statement; of the snapshot only a cut-short round's
- * hands. The chain's head is read for a FINISHED match only, to reveal its rounds' secrets; it
- * never goes into the record.
+ * hands. The chain's head and checkpoints are read for a FINISHED match only, to reveal its rounds'
+ * secrets; they never go into the record.
  */
 @Injectable()
 export class RecordRepository {
@@ -41,6 +42,7 @@ export class RecordRepository {
     const rows = await this.prisma.$queryRaw<Raw[]>`
       SELECT m."id", m."status"::text AS "status", m."createdAt", m."finishedAt", m."seatCount", m."partnerships", m."rules", m."winnerTeam",
         CASE WHEN m."status" = 'FINISHED' THEN m."chainSecret" END AS "chainSecret", m."dealCommitment",
+        CASE WHEN m."status" = 'FINISHED' THEN (SELECT c."checkpoints" FROM "MatchDealChain" c WHERE c."matchId" = m."id") END AS "dealCheckpoints",
         (SELECT json_agg(s."clientSeed" ORDER BY s."index") FROM "Seat" s WHERE s."matchId" = m."id") AS "clientSeeds",
         (SELECT json_agg(json_build_object('index', s."index", 'team', s."team", 'isBot', s."isBot", 'botStrategy', s."botStrategy",
                                            'playerId', s."playerId", 'playerName', p."name") ORDER BY s."index")
@@ -67,7 +69,7 @@ export class RecordRepository {
     if (m.status !== 'FINISHED' || m.winnerTeam === null) return { status: m.status, source: null, fair: null };
     return {
       status: m.status,
-      fair: { chainSecret: m.chainSecret, dealCommitment: m.dealCommitment, clientSeeds: m.clientSeeds ?? [] },
+      fair: { chainSecret: m.chainSecret, dealCheckpoints: m.dealCheckpoints, dealCommitment: m.dealCommitment, clientSeeds: m.clientSeeds ?? [] },
       source: {
         id: m.id,
         createdAt: new Date(m.createdAt),

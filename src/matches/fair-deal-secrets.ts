@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../common/api-error.js';
-import { DEAL_CHAIN_LENGTH, dealCommitment, isClientSeed, type DealSource } from '../domain/index.js';
+import { chainCheckpoints, DEAL_CHAIN_LENGTH, dealCommitment, isClientSeed, type DealSource } from '../domain/index.js';
 import type { LoadedMatch } from './loaded-match.js';
 
 /*
@@ -8,10 +8,13 @@ import type { LoadedMatch } from './loaded-match.js';
  * else from it (docs/fair-deals.md).
  */
 
-/** A new chain: its head S_N (kept secret) and the commitment hex(SHA-256(S_1)) (published). */
-export function newDealChain(): { chainSecret: string; dealCommitment: string } {
-  const chainSecret = randomBytes(32).toString('hex');
-  return { chainSecret, dealCommitment: dealCommitment({ round: DEAL_CHAIN_LENGTH, secret: chainSecret }) };
+/**
+ * A new chain: its head S_N and checkpoints (kept secret) and the commitment hex(SHA-256(S_1))
+ * (published). The commitment walks the whole chain, so the checkpoints come from the walk's cache.
+ */
+export function newDealChain(): { chainSecret: string; dealCheckpoints: Uint8Array; dealCommitment: string } {
+  const head = { round: DEAL_CHAIN_LENGTH, secret: randomBytes(32).toString('hex') };
+  return { chainSecret: head.secret, dealCommitment: dealCommitment(head), dealCheckpoints: chainCheckpoints(head) };
 }
 
 /** The seed of a seat whose player gives none (bots too): 16 random hex characters. */

@@ -30,6 +30,12 @@ export interface LoadedMatch {
   chainSecret: string;
   /** hex SHA-256(S_1): public from creation on */
   dealCommitment: string;
+  /**
+   * S_16 … S_512 of the chain (CHAIN_CHECKPOINT_ROUNDS), secret like chainSecret: a revealed
+   * round's secret is hashed down from the nearest of them. Absent or null: none stored, and the
+   * chain is walked down from chainSecret.
+   */
+  dealCheckpoints?: Uint8Array | null;
   state: MatchState | null;
   lastEventSeq: number;
   createdAt: Date;

@@ -10,6 +10,7 @@ import type { LoadedMatch, MatchStatusValue } from './loaded-match.js';
  */
 export const MATCH_COLUMNS = Prisma.sql`
   m."id", m."status"::text AS "status", m."version", m."seatCount", m."partnerships", m."rules", m."chainSecret", m."dealCommitment",
+  (SELECT c."checkpoints" FROM "MatchDealChain" c WHERE c."matchId" = m."id") AS "dealCheckpoints",
   m."state", m."lastEventSeq", m."createdAt" AT TIME ZONE 'UTC' AS "createdAt", m."winnerTeam", m."clock", m."clockState",
   json_build_object(
     'private', m."private", 'inviteCode', m."inviteCode", 'rematchOfId', m."rematchOfId",
@@ -32,6 +33,7 @@ export interface MatchRow {
   rules: Rules;
   chainSecret: string;
   dealCommitment: string;
+  dealCheckpoints: Buffer | null;
   state: MatchState | null;
   lastEventSeq: number;
   createdAt: Date | string;
@@ -51,6 +53,7 @@ export function loadedMatch(row: MatchRow): LoadedMatch {
     partnerships: row.partnerships,
     rules: row.rules,
     chainSecret: row.chainSecret,
+    dealCheckpoints: row.dealCheckpoints,
     dealCommitment: row.dealCommitment,
     state: row.state,
     lastEventSeq: row.lastEventSeq,

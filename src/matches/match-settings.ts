@@ -111,6 +111,7 @@ export function newMatchFrom(
     partnerships: match.partnerships,
     rules: match.rules,
     chainSecret: match.chainSecret,
+    dealCheckpoints: match.dealCheckpoints,
     dealCommitment: match.dealCommitment,
     status: 'WAITING',
     version: 0,

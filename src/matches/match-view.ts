@@ -1,5 +1,5 @@
 import {
-  chainSecretHex,
+  chainSecretHexFrom,
   countOf,
   DEAL_CHAIN_LENGTH,
   openEnds,
@@ -64,18 +64,18 @@ function resultModel(r: RoundResult | null): RoundResultModel | null {
 
 /**
  * hex S_r once round r may be revealed: when it is over, or when the match is (a resignation cuts
- * its last round short). The chain is walked from the stored S_N; never a live round's secret.
+ * its last round short). Hashed down from the nearest stored checkpoint above it (fewer than
+ * max(16, r) hashes), or from S_N for a match stored without them; never a live round's secret.
  */
 function revealer(loaded: LoadedMatch): MatchRef['revealedSecret'] {
-  const anchor = { round: DEAL_CHAIN_LENGTH, secret: loaded.chainSecret };
+  const head = { round: DEAL_CHAIN_LENGTH, secret: loaded.chainSecret };
   const matchOver = loaded.status === 'FINISHED';
-  return (round, finished) => (finished || matchOver ? chainSecretHex(anchor, round) : null);
+  return (round, finished) => (finished || matchOver ? chainSecretHexFrom(head, loaded.dealCheckpoints ?? null, round) : null);
 }
 
 /**
- * A round's `dealSecret`, worked out only when a client asks for it: walking the chain down from
- * S_N takes up to a thousand hashes (about 2 ms), which a page of matches asking for
- * `currentRound { number }` must not pay. The query cost charges the field for it (DEAL_SECRET_COST).
+ * A round's `dealSecret`, worked out only when a client asks for it: even from a checkpoint it
+ * takes a few hashes, which a page of matches asking for `currentRound { number }` need not pay.
  */
 type DealSecret = () => string | null;
 

@@ -37,8 +37,9 @@ export interface NewMatch {
   seatCount: number;
   partnerships: boolean;
   rules: Rules;
-  /** the deal chain's head S_N (secret) and its published commitment (docs/fair-deals.md) */
+  /** the deal chain's head S_N and checkpoints (secret) and its published commitment (docs/fair-deals.md) */
   chainSecret: string;
+  dealCheckpoints: Uint8Array;
   dealCommitment: string;
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
   teams: number;
@@ -111,7 +112,10 @@ export class MatchesRepository {
           VALUES (${m.id}::uuid, ${m.seatCount}, ${m.partnerships}, ${JSON.stringify(m.rules)}::jsonb, ${m.chainSecret}, ${m.dealCommitment},
                   ${m.createdById}::uuid, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC',
                   ${mm.private}, ${mm.inviteCode}, ${mm.rematchOfId}::uuid, ${mm.rematchLeader?.seat ?? null}::int, ${mm.rematchLeader?.playerId ?? null}::uuid,
-                  ${m.clock ? JSON.stringify(m.clock) : null}::jsonb)),
+                  ${m.clock ? JSON.stringify(m.clock) : null}::jsonb)
+          RETURNING "id"),
+        deal_chain AS (
+          INSERT INTO "MatchDealChain" ("matchId", "checkpoints") SELECT "id", ${Buffer.from(m.dealCheckpoints)} FROM new_match),
         new_seats AS (
           INSERT INTO "Seat" ("matchId", "index", "playerId", "team", "isBot", "botStrategy", "clientSeed")
           SELECT ${m.id}::uuid, x.idx, NULL, x.team, x.bot, x.strategy, x.client_seed

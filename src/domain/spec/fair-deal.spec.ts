@@ -10,7 +10,10 @@ import { bytesToHex, hexToBytes, randomBytes } from '@noble/hashes/utils.js';
 
 const randomHex = (n: number) => bytesToHex(randomBytes(n));
 import {
+  CHAIN_CHECKPOINT_ROUNDS,
+  chainCheckpoints,
   chainSecretHex,
+  chainSecretHexFrom,
   DEAL_CHAIN_LENGTH,
   dealCommitment,
   dealStream,
@@ -81,6 +84,30 @@ describe('the hash chain', () => {
     const verifier: DealSource = { ...server, anchor: { round: 4, secret: chainSecretHex(server.anchor, 4) } };
     for (let r = 1; r <= 4; r++) expect(shuffleDeck(roundStream(verifier, r))).toEqual(shuffleDeck(roundStream(server, r)));
     expect(() => roundStream(verifier, 5)).toThrow(RangeError);
+  });
+
+  it('the checkpoints are S_16 … S_512, and every S_r read through them is the walk from S_N', () => {
+    const head = { round: DEAL_CHAIN_LENGTH, secret: SECRET };
+    const checkpoints = chainCheckpoints(head);
+    expect(CHAIN_CHECKPOINT_ROUNDS.map((k, i) => bytesToHex(checkpoints.subarray(32 * i, 32 * i + 32)))).toEqual(
+      CHAIN_CHECKPOINT_ROUNDS.map((k) => hashTimes(SECRET, DEAL_CHAIN_LENGTH - k)),
+    );
+    for (let r = 1; r <= DEAL_CHAIN_LENGTH; r++) expect(chainSecretHexFrom(head, checkpoints, r)).toBe(chainSecretHex(head, r));
+  });
+
+  it('reads S_r from the checkpoint nearest above r, not from the head', () => {
+    const head = { round: DEAL_CHAIN_LENGTH, secret: randomHex(32) };
+    // Checkpoints of another chain: what comes out says which of them was hashed, and how often.
+    const other = { round: DEAL_CHAIN_LENGTH, secret: randomHex(32) };
+    const planted = chainCheckpoints(other);
+    expect(chainSecretHexFrom(head, planted, 1)).toBe(chainSecretHex(other, 1));
+    expect(chainSecretHexFrom(head, planted, 16)).toBe(chainSecretHex(other, 16));
+    expect(chainSecretHexFrom(head, planted, 17)).toBe(chainSecretHex(other, 17));
+    expect(chainSecretHexFrom(head, planted, 512)).toBe(chainSecretHex(other, 512));
+    // Above the last checkpoint, or with none stored (or not of their shape), the head is walked.
+    expect(chainSecretHexFrom(head, planted, 513)).toBe(chainSecretHex(head, 513));
+    expect(chainSecretHexFrom(head, null, 3)).toBe(chainSecretHex(head, 3));
+    expect(chainSecretHexFrom(head, planted.subarray(32), 3)).toBe(chainSecretHex(head, 3));
   });
 });
 
