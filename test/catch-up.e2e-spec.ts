@@ -156,4 +156,37 @@ describe('a commit whose signal never came', () => {
       ws.terminate();
     }
   });
+
+  it('still tells the player whose turn it made on myTurns, once, at the next re-check', async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    const prisma = app.server.app.get(PrismaService);
+    const turnNow = async () => (await prisma.match.findUniqueOrThrow({ where: { id } })).turn!;
+    const waiting = bySeat.get(1 - (await turnNow()))!;
+    const ws = new RawWs(app.url, { token: waiting.token });
+    const bus = app.server.app.get<EventBus>(EVENT_BUS);
+    try {
+      await ws.ready();
+      ws.subscribe('turns', 'subscription { myTurns { id version turn mySeat } }');
+      await new Promise((r) => setTimeout(r, 500)); // started, and re-checked at least once: nothing of theirs yet
+      expect(ws.of('turns')).toEqual([]);
+      // Every signal is lost until the turn is theirs (a draw keeps it with the mover).
+      const publish = jest.spyOn(bus, 'publish').mockImplementation(() => Promise.resolve());
+      const waitingSeat = [...bySeat].find(([, c]) => c === waiting)![0];
+      for (let i = 0; i < 30 && (await turnNow()) !== waitingSeat; i++) await oneMove(bySeat, id);
+      expect(await turnNow()).toBe(waitingSeat);
+      expect(publish).toHaveBeenCalled();
+      publish.mockRestore();
+      const { version } = await prisma.match.findUniqueOrThrow({ where: { id } });
+      await ws.until(() => ws.of('turns').length >= 1, 10_000);
+      await new Promise((r) => setTimeout(r, 600)); // more re-checks: the turn is not pushed again
+      const pushed = ws
+        .of('turns')
+        .map((m) => (m.payload as { data: { myTurns: { id: string; version: number; turn: number; mySeat: number } } }).data.myTurns);
+      expect(pushed).toEqual([{ id, version, turn: waitingSeat, mySeat: waitingSeat }]);
+    } finally {
+      jest.restoreAllMocks();
+      ws.terminate();
+    }
+  });
 });

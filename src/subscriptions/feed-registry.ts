@@ -19,6 +19,8 @@ export class FeedRegistry {
   /** Per watched match, the newest event seq a signal announced here (FeedRecheck compares the table with it). */
   private readonly signalledSeq = new Map<string, number>();
   private readonly byPlayer = new Map<string, Set<FeedListener>>();
+  /** Per watched player, match id → the newest version a signal here handed them the turn at (FeedRecheck compares). */
+  private readonly announcedTurns = new Map<string, Map<string, number>>();
   /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); past it the reader fell behind. */
   readonly maxQueued: number;
   /**
@@ -51,6 +53,9 @@ export class FeedRegistry {
 
   /** Hands `listener` every signal that names this player (a turn begins, a match ends or is offered again). */
   watchPlayer(playerId: string, listener: FeedListener): () => void {
+    // Nothing counts as announced yet: the first re-check hands the feed every turn it finds, which
+    // the feed's own catch-up has pushed already (one read each, no second push).
+    if (!this.announcedTurns.has(playerId)) this.announcedTurns.set(playerId, new Map());
     return this.add(this.byPlayer, playerId, listener);
   }
 
@@ -65,6 +70,32 @@ export class FeedRegistry {
   /** The matches some feed of this process watches. */
   watchedMatches(): string[] {
     return [...this.byMatch.keys()];
+  }
+
+  /** The players some myTurns feed of this process watches. */
+  watchedPlayers(): string[] {
+    return [...this.byPlayer.keys()];
+  }
+
+  /**
+   * The table says it is this player's turn in these matches, at these versions: the player's
+   * feeds are handed each turn no signal here announced (it was lost), as the signal would have
+   * been. A feed pushes a match once per version, so a turn it already has costs it one read.
+   */
+  turnsNow(playerId: string, turns: readonly { matchId: string; version: number; lastSeq: number }[]): void {
+    const listeners = this.byPlayer.get(playerId);
+    if (!listeners) return;
+    const announced = this.announcedTurns.get(playerId);
+    // Only the turns that are the player's now are kept, so the map stays as small as the list.
+    const now = new Map<string, number>();
+    for (const t of turns) {
+      const known = announced?.get(t.matchId) ?? -1;
+      now.set(t.matchId, Math.max(known, t.version));
+      if (known >= t.version) continue;
+      const signal: MatchSignal = { matchId: t.matchId, version: t.version, lastSeq: t.lastSeq, turnPlayerId: playerId };
+      listeners.forEach((l) => l(signal));
+    }
+    this.announcedTurns.set(playerId, now);
   }
 
   /**
@@ -88,6 +119,8 @@ export class FeedRegistry {
     const players = new Set(signal.endedFor);
     if (signal.turnPlayerId) players.add(signal.turnPlayerId);
     for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
+    const turns = signal.turnPlayerId ? this.announcedTurns.get(signal.turnPlayerId) : undefined;
+    if (turns) turns.set(signal.matchId, Math.max(turns.get(signal.matchId) ?? -1, signal.version));
   }
 
   private add(map: Map<string, Set<FeedListener>>, key: string, l: FeedListener): () => void {
@@ -100,6 +133,7 @@ export class FeedRegistry {
       if (current?.size !== 0) return;
       map.delete(key);
       if (map === this.byMatch) this.signalledSeq.delete(key);
+      else this.announcedTurns.delete(key);
     };
   }
 }
