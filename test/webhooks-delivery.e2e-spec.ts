@@ -54,6 +54,36 @@ describe('a receiver that never answers, beside a healthy one', () => {
     // Every attempt to the hanging receiver is still open: none has reached its timeout.
     expect(receiver.at('/never').every((r) => !r.closed)).toBe(true);
   });
+
+  it("holds one owner's hanging endpoints together to one batch, so several of them cannot take every slot", async () => {
+    receiver.answer = (r) => (r.path === '/never' || r.path.startsWith('/hoard') ? 'hang' : { status: 200 });
+    // Six endpoints of one player, 25 due messages each: 150 attempts that would hang, against
+    // 100 slots (five batches of 20); one batch per endpoint would let them take every slot.
+    const hoarder = await app.player('hoarder');
+    const hooks: { id: string }[] = [];
+    for (let i = 0; i < 6; i++) hooks.push(await createWebhook(hoarder, `${receiver.url}/hoard${i}`, ['TURN']));
+    const prisma = app.server.app.get(PrismaService);
+    const at = Date.now() - 60_000;
+    await prisma.webhookMessage.createMany({
+      data: hooks.flatMap((h, e) =>
+        Array.from({ length: 25 }, (_, i) => ({ webhookId: h.id, msgId: `msg_hoard${e}_${i}`, type: 'TURN', body: '{}', dueAt: new Date(at + i) })),
+      ),
+    });
+    const hoarded = () => hooks.reduce((n, _, e) => n + receiver.at(`/hoard${e}`).length, 0);
+    await eventually(hoarded, (n) => n >= 20, "the hoarder's first attempts");
+
+    const other = await app.player('other');
+    await createWebhook(other, `${receiver.url}/other`, ['MATCH_STARTED']);
+    await botMatch(other);
+    await eventually(
+      () => receiver.at('/other'),
+      (rs) => rs.length === 1 && rs[0].answered === 200,
+      "another player's message, while the hoarder's attempts hang",
+      5_000,
+    );
+    // The hoarder has one batch in flight, no more: the rest of its messages wait for a slot of its own.
+    expect(hoarded()).toBe(20);
+  });
 });
 
 describe('deliveries cut short', () => {

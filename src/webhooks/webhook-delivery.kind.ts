@@ -30,21 +30,21 @@ const SLOTS_IN_BATCHES = 5;
  * delivery is at least once, and receivers dedupe by `webhook-id`.
  *
  * Up to SLOTS_IN_BATCHES batches of attempts run at once per instance (`concurrency`): a receiver
- * that takes its whole WEBHOOK_TIMEOUT_MS holds slots, not the sweep; and one endpoint holds at
- * most one batch's worth of them.
+ * that takes its whole WEBHOOK_TIMEOUT_MS holds slots, not the sweep; and one player's endpoints
+ * together hold at most one batch's worth of them.
  */
 @Injectable()
 export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   readonly name = 'webhook delivery';
   readonly concurrency: number;
-  private readonly perEndpoint: number;
+  private readonly perOwner: number;
   private readonly logger = new Logger(WebhookDeliveryKind.name);
   private readonly settings: WebhooksConfig;
   private readonly sender: WebhookSender;
   private lastPrune = 0;
   /** What the last claims returned, until each is run (saves a read per message). */
   private readonly claimed = new Map<string, DueMessage>();
-  /** Attempts in flight (claimed, not yet recorded) per endpoint, for the claim's per-endpoint cap. */
+  /** Attempts in flight (claimed, not yet recorded) per endpoint owner, for the claim's per-owner cap. */
   private readonly inFlight = new Map<string, number>();
   private readonly log: AttemptLog;
 
@@ -55,7 +55,7 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   ) {
     this.settings = config.webhooks;
     this.concurrency = config.sweep.batchSize * SLOTS_IN_BATCHES;
-    this.perEndpoint = config.sweep.batchSize;
+    this.perOwner = config.sweep.batchSize;
     this.sender = new WebhookSender({ timeoutMs: this.settings.timeoutMs, allowPrivate: this.settings.allowPrivate });
     // Kept possible (an operator's receivers on a private network; the benchmarks' local one), but
     // never silent: any player may then make this server send requests inside its network.
@@ -70,10 +70,10 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   async claim(limit: number, leaseMs: number): Promise<string[]> {
     await this.pruneNow();
     // The lease outlasts an attempt's timeout: a slow receiver never gets a message twice at once.
-    const due = await this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000), this.perEndpoint, this.inFlight);
+    const due = await this.repo.claimDue(limit, Math.max(leaseMs, this.settings.timeoutMs + 2000), this.perOwner, this.inFlight);
     for (const m of due) {
       this.claimed.set(m.id, m);
-      this.inFlight.set(m.webhookId, (this.inFlight.get(m.webhookId) ?? 0) + 1);
+      this.inFlight.set(m.ownerId, (this.inFlight.get(m.ownerId) ?? 0) + 1);
     }
     return due.map((m) => m.id);
   }
@@ -85,9 +85,9 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
       await this.deliver(claimed ?? (await this.repo.dueMessage(id)));
     } finally {
       if (claimed) {
-        const n = (this.inFlight.get(claimed.webhookId) ?? 1) - 1;
-        if (n > 0) this.inFlight.set(claimed.webhookId, n);
-        else this.inFlight.delete(claimed.webhookId);
+        const n = (this.inFlight.get(claimed.ownerId) ?? 1) - 1;
+        if (n > 0) this.inFlight.set(claimed.ownerId, n);
+        else this.inFlight.delete(claimed.ownerId);
       }
     }
   }

@@ -50,6 +50,8 @@ export interface DueMessage {
   disabledAt: Date | null;
   failingSince: Date | null;
   webhookId: string;
+  /** the player who owns the endpoint: the claim caps what one owner has in flight */
+  ownerId: string;
 }
 
 /** One attempt's outcome as the delivery log and the outbox record it. */

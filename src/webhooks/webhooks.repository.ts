@@ -111,31 +111,32 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` due messages, oldest due first but at most `perEndpoint` of one endpoint,
-   * less what this instance already has in flight to it (`running`): an endpoint with a backlog,
-   * or one that never answers, cannot take every slot. Rows another instance is claiming are
+   * Claims up to `limit` due messages, oldest due first but at most `perOwner` of one player's
+   * endpoints together, less what this instance already has in flight to them (`running`, by
+   * owner): an endpoint with a backlog, or several that never answer, cannot take every slot
+   * (one owner may have many endpoints, so a cap per endpoint would not do). Rows another instance is claiming are
    * skipped; the claim pushes their due time `leaseMs` ahead (the lease). It returns what sending
    * them takes, endpoint included, so a delivery needs no further read. The window function ranks
    * the due rows without locking them (FOR UPDATE allows none); the outer select locks.
    */
-  async claimDue(limit: number, leaseMs: number, perEndpoint: number, running: ReadonlyMap<string, number> = new Map()): Promise<DueMessage[]> {
+  async claimDue(limit: number, leaseMs: number, perOwner: number, running: ReadonlyMap<string, number> = new Map()): Promise<DueMessage[]> {
     return this.prisma.background<DueMessage>(Prisma.sql`
       UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
       FROM (SELECT "id" FROM "WebhookMessage"
             WHERE "dueAt" <= now() AND "id" IN (
-              SELECT r."id" FROM (SELECT "id", "webhookId", row_number() OVER (PARTITION BY "webhookId" ORDER BY "dueAt") AS n
-                                  FROM "WebhookMessage" WHERE "dueAt" <= now()) r
-              LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(webhook, n) ON busy.webhook = r."webhookId"
-              WHERE r.n <= ${perEndpoint}::int - COALESCE(busy.n, 0))
+              SELECT r."id" FROM (SELECT d."id", o."playerId", row_number() OVER (PARTITION BY o."playerId" ORDER BY d."dueAt") AS n
+                                  FROM "WebhookMessage" d JOIN "Webhook" o ON o."id" = d."webhookId" WHERE d."dueAt" <= now()) r
+              LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(owner, n) ON busy.owner = r."playerId"
+              WHERE r.n <= ${perOwner}::int - COALESCE(busy.n, 0))
             ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due, "Webhook" w
       WHERE m."id" = due."id" AND w."id" = m."webhookId"
-      RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."url", w."secret", w."previousSecret",
-                w."rotatedAt", w."disabledAt", w."failingSince"`);
+      RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret",
+                w."previousSecret", w."rotatedAt", w."disabledAt", w."failingSince"`);
   }
 
   async dueMessage(id: string): Promise<DueMessage | null> {
     const rows = await this.prisma.background<DueMessage>(Prisma.sql`
-      SELECT m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."url", w."secret", w."previousSecret",
+      SELECT m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret", w."previousSecret",
              w."rotatedAt", w."disabledAt", w."failingSince"
       FROM "WebhookMessage" m JOIN "Webhook" w ON w."id" = m."webhookId"
       WHERE m."id" = ${id}::uuid`);
