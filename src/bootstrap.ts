@@ -3,6 +3,7 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import { answerBodyRefusalsAsGraphql } from './graphql/body-refusals.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
 import { startDatabase, type RunningDatabase } from './database/database-url.js';
@@ -48,6 +49,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     );
     if (options.logger !== false) app.useLogger(app.get(Logger));
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
+    answerBodyRefusalsAsGraphql(app.getHttpAdapter().getInstance());
     app.flushLogs();
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).
     await app.init();

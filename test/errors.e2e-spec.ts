@@ -96,6 +96,26 @@ describe('every catalogued code and reason, reached through the API', () => {
     expect(body.errors?.[0]?.message).toMatch(/WebSocket.*\/graphql/);
   });
 
+  it('a body the HTTP layer refuses (malformed, empty, too large, not JSON): BAD_REQUEST with its HTTP status, as a GraphQL answer', async () => {
+    const send = async (contentType: string, body: string) => {
+      const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': contentType }, body });
+      const json = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+      return { status: res.status, code: json.errors?.[0]?.extensions?.code, message: json.errors?.[0]?.message };
+    };
+    expect(await send('application/json', '{"query": "{ __typename }"')).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/not valid JSON/),
+    });
+    expect(await send('application/json', '')).toEqual({ status: 400, code: 'BAD_REQUEST', message: expect.stringMatching(/empty/) });
+    expect(await send('application/json', JSON.stringify({ query: `{ __typename } # ${'x'.repeat(1_100_000)}` }))).toEqual({
+      status: 413,
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/too large/),
+    });
+    expect(await send('text/xml', '<query/>')).toEqual({ status: 415, code: 'BAD_REQUEST', message: expect.any(String) });
+  });
+
   it('the service: who may do what, to which match, at which version', async () => {
     const { id, mover, waiter } = await match();
     const outsider = await app.player('outsider');
