@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { GqlClient } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
 import { Subscriber } from './support/ws.js';
 
 const M_REGISTER = `mutation($name: String!) { registerPlayer(name: $name) { token player { id } } }`;
@@ -127,6 +128,47 @@ describe('rate limits per player and per address (in memory)', () => {
     const fourth = new Subscriber(app.url, dan.token);
     expect(await fourth.closed()).toBe(4429);
     await Promise.all([...sockets, fourth].map((s) => s.close()));
+  });
+});
+
+describe('operations over a WebSocket', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_HTTP_PLAYER: '12/60', RATE_LIMIT_WS_SUBSCRIBE: '2/60' });
+  });
+  afterAll(() => app.close());
+
+  it("spend a player's queries and mutations from the per-token budget, as over HTTP, and subscriptions from the subscribe budget too", async () => {
+    const eve = await app.player('eve');
+    const ws = new RawWs(app.url, { token: eve.token });
+    const outcome = (id: string) => {
+      const m = ws.of(id).find((x) => x.type === 'next' || x.type === 'error');
+      if (!m) return undefined;
+      return m.type === 'next' ? 'answered' : JSON.stringify(m.payload).includes('RATE_LIMITED') ? 'RATE_LIMITED' : JSON.stringify(m.payload);
+    };
+    try {
+      await ws.ready();
+      // Five queries: more than the 2 subscriptions the subscribe budget allows, all answered.
+      for (let i = 0; i < 5; i++) ws.subscribe(`q${i}`, '{ me { id } }');
+      await ws.until(() => [0, 1, 2, 3, 4].every((i) => outcome(`q${i}`) !== undefined));
+      expect([0, 1, 2, 3, 4].map((i) => outcome(`q${i}`))).toEqual(Array(5).fill('answered'));
+      // Subscriptions spend the subscribe budget too: two start, the third is refused.
+      for (let i = 0; i < 3; i++) ws.subscribe(`s${i}`, 'subscription { myTurns { id } }');
+      await ws.until(() => outcome('s2') !== undefined);
+      expect(outcome('s2')).toBe('RATE_LIMITED');
+      expect(
+        ws
+          .of('s0')
+          .concat(ws.of('s1'))
+          .filter((m) => m.type === 'error'),
+      ).toEqual([]);
+      // 8 of the token's 12 are spent (5 queries, 3 subscribes): the fifth query from here is refused.
+      for (let i = 5; i < 10; i++) ws.subscribe(`q${i}`, '{ me { id } }');
+      await ws.until(() => outcome('q9') !== undefined);
+      expect([5, 6, 7, 8, 9].map((i) => outcome(`q${i}`))).toEqual(['answered', 'answered', 'answered', 'answered', 'RATE_LIMITED']);
+    } finally {
+      ws.terminate();
+    }
   });
 });
 

@@ -157,9 +157,11 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
 }
 
 /**
- * Every operation over a socket spends from its player's (else its address's) budget. A socket
- * whose token was just rotated or revoked over it takes no new operation while it waits to
- * close (SocketSessions.closeStale).
+ * Every operation over a socket spends, before it is parsed, from a budget: a player's from the
+ * same per-token budget as a GraphQL request over HTTP (RATE_LIMIT_HTTP_PLAYER), so a bot playing
+ * over its socket gets what it gets over HTTP; an anonymous socket's from its address's budget of
+ * WebSocket operations. A socket whose token was just rotated or revoked over it takes no new
+ * operation while it waits to close (SocketSessions.closeStale).
  */
 export function graphqlWsOnSubscribe({ limits, sockets }: TransportDeps) {
   return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<GraphQLError[] | void> => {
@@ -167,11 +169,28 @@ export function graphqlWsOnSubscribe({ limits, sockets }: TransportDeps) {
     if (extra.socket && sockets.closing(extra.socket)) {
       return [new GraphQLError('unknown or revoked token', { extensions: { code: 'UNAUTHENTICATED' } })];
     }
-    try {
-      await limits.consume('wsSubscribe', extra.session?.player.id ?? `address:${extra.address ?? 'unknown'}`);
-    } catch (e) {
-      if (!(e instanceof RateLimitedError)) throw e;
-      return [new GraphQLError(e.message, { extensions: { code: e.code, retryAfter: e.retryAfter } })];
-    }
+    const player = extra.session?.player.id;
+    return refusedBy(limits, player ? ['httpPlayer', player] : ['wsSubscribe', `address:${extra.address ?? 'unknown'}`]);
   };
+}
+
+/**
+ * A subscription a player starts spends, besides, from the player's budget of subscriptions
+ * (RATE_LIMIT_WS_SUBSCRIBE): each one holds server memory and a feed for as long as it lives.
+ * (An anonymous socket's operations all spent from that budget already.)
+ */
+export function graphqlWsOnSubscription({ limits }: TransportDeps) {
+  return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<GraphQLError[] | void> => {
+    const player = (ctx.extra as WsExtra).session?.player.id;
+    if (player) return refusedBy(limits, ['wsSubscribe', player]);
+  };
+}
+
+async function refusedBy(limits: RateLimits, [budget, key]: Parameters<RateLimits['consume']>): Promise<GraphQLError[] | void> {
+  try {
+    await limits.consume(budget, key);
+  } catch (e) {
+    if (!(e instanceof RateLimitedError)) throw e;
+    return [new GraphQLError(e.message, { extensions: { code: e.code, retryAfter: e.retryAfter } })];
+  }
 }

@@ -14,7 +14,7 @@ import { SocketSessions } from '../players/socket-sessions.js';
 import { RateLimits } from '../rate-limits/rate-limits.service.js';
 import { WsKeepAlive } from '../realtime/ws-keepalive.js';
 import { formatError } from './format-error.js';
-import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, type TransportDeps } from './graphql-context.js';
+import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, graphqlWsOnSubscription, type TransportDeps } from './graphql-context.js';
 import { graphqlWsLimitOptions } from './graphql-ws-options.js';
 
 /** Where graphql-ws is served: the same path as GraphQL over HTTP. */
@@ -66,6 +66,7 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
           schema,
           authenticate: graphqlWsOnConnect(transport),
           beforeSubscribe: graphqlWsOnSubscribe(transport),
+          beforeSubscription: graphqlWsOnSubscription(transport),
           formatError: formatError(
             (err) => this.logger.error(err),
             this.queries,

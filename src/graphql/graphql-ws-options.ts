@@ -28,6 +28,8 @@ export interface GraphqlWsLimitsDeps {
   authenticate: (ctx: Ctx) => Promise<{ playerId: string | null } | false>;
   /** Runs first on every subscribe message (the rate limits): errors to refuse it, else nothing. */
   beforeSubscribe?: (ctx: Ctx) => Promise<readonly GraphQLError[] | void>;
+  /** Runs on a subscribe message once it is known to start a subscription, before its cost check. */
+  beforeSubscription?: (ctx: Ctx) => Promise<readonly GraphQLError[] | void>;
   /**
    * HTTP's last word on every error (format-error.ts), so the socket answers alike: known codes
    * as they are, anything else logged and masked as INTERNAL_SERVER_ERROR.
@@ -81,7 +83,12 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
         if (errors.length > 0) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
         documents.remember(payload.query, document);
       }
-      if (!getOperationAST(document, payload.operationName)) return [operationResolutionError(payload.operationName)];
+      const operation = getOperationAST(document, payload.operationName);
+      if (!operation) return [operationResolutionError(payload.operationName)];
+      if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
+        const refusedSubscription = await deps.beforeSubscription?.(ctx);
+        if (refusedSubscription && refusedSubscription.length > 0) return refusedSubscription;
+      }
       const costly = deps.queries.costError(schema, document, payload.variables, payload.operationName);
       if (costly) return [costly];
       return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
