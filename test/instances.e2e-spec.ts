@@ -12,20 +12,8 @@ import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
 import { expectReplayable } from './support/replay-check.js';
 import { spawnServer, startServerChild, type ListeningServer } from './support/server-process.js';
+import { eventually } from './support/eventually.js';
 import { Subscriber } from './support/ws.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls until `ok` holds; the deadline only bounds a failure. */
-async function eventually<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 20_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > until) throw new Error(`${what}: still ${JSON.stringify(v)} after ${timeoutMs} ms`);
-    await sleep(50);
-  }
-}
 
 /** One move by this human, once their turn shows on the instance asked, from their own legal moves. */
 async function humanMove(client: GqlClient, matchId: string, rnd: () => number): Promise<void> {

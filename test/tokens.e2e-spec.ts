@@ -2,6 +2,7 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { GqlClient } from './support/gql.js';
+import { eventually } from './support/eventually.js';
 import { RawWs } from './support/raw-ws.js';
 import { Subscriber } from './support/ws.js';
 
@@ -9,16 +10,6 @@ const M_ROTATE = `mutation { rotateToken { token player { id name } } }`;
 const M_REVOKE = `mutation { revokeToken }`;
 const Q_ME = `{ me { id } }`;
 const S_TURNS = `subscription { myTurns { id } }`;
-
-/** Polls until `check` holds, up to `ms` (the cross-instance bound is the cache TTL, asserted loosely). */
-async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() > until) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('token rotation and revocation', () => {
   let app: TestApp;
@@ -104,7 +95,13 @@ describe('token rotation and revocation', () => {
     const socketOnB = new Subscriber(b.url, cat.token).subscribe(S_TURNS, {}, (d) => d);
     await socketOnB.ready();
     await cat.request(M_ROTATE); // on A
-    expect(await eventually(async () => (await onB.raw(Q_ME)).status === 401, 5_000)).toBe(true);
+    // Within the cache TTL (asserted loosely).
+    await eventually(
+      async () => (await onB.raw(Q_ME)).status,
+      (status) => status === 401,
+      'the rotated token refused on B',
+      5_000,
+    );
     expect(await socketOnB.closed(5_000)).toBe(4403);
     await socketOnB.close();
   });
