@@ -128,6 +128,36 @@ describe('DueWorkSweeper', () => {
     expect(sum(samples, 'dominoes_due_work_lateness_seconds_count', { kind: 'late' })).toBe(1);
     expect(sum(samples, 'dominoes_due_work_lateness_seconds_sum', { kind: 'late' })).toBe(1.5);
   });
+
+  it('backs off an item whose run throws every time, while its batch mates run on; each failure counted', async () => {
+    const config = loadConfig({
+      SWEEP_INTERVAL_MS: '50',
+      SWEEP_BATCH_SIZE: '3',
+      SWEEP_LEASE_MS: '1000',
+      METRICS: 'true',
+      METRICS_TOKEN: 'a-metrics-token-of-enough-length',
+    });
+    const metrics = new MetricsService(config);
+    const s = new DueWorkSweeper(config, metrics);
+    const runs = { poisoned: 0, healthy: 0 };
+    s.register({
+      name: 'poisoned',
+      // Every claim finds both due again, as if each lease had just ended: only the back-off holds the poisoned one.
+      claim: () => Promise.resolve(['poisoned', 'healthy']),
+      run: (key) => {
+        if (key === 'healthy') return Promise.resolve(void runs.healthy++);
+        runs.poisoned++;
+        return Promise.reject(new Error('this item always fails'));
+      },
+    });
+    s.onApplicationBootstrap();
+    while (runs.healthy < 12) await sleep(5); // about 600 ms: a dozen claims
+    await s.onModuleDestroy();
+    // Its first failure keeps it unrun here for one lease (1 s), however often it is claimed meanwhile.
+    expect(runs.poisoned).toBe(1);
+    const samples = parsePrometheus(await metrics.text());
+    expect(sum(samples, 'dominoes_due_work_failures_total', { kind: 'poisoned' })).toBe(1);
+  });
 });
 
 describe('DueWorkSweeper with a kind that sets its concurrency', () => {

@@ -12,8 +12,25 @@ import type { DueWorkKind } from './due-work-kind.js';
  * A kind with a `concurrency` may have that many items running: its sweep waits for its batch
  * at most one interval, then claims again into the free slots, so one slow item holds one slot,
  * not the sweep.
+ * An item whose run throws falls due again when its lease ends; one that fails again and again
+ * is run here less and less often (FAILURE_BACKOFF): claimed at each lease's end as before, but
+ * run only once its back-off has passed, so a poisoned item costs a log line every few minutes,
+ * not every lease.
  * On shutdown it stops claiming and lets the work in flight finish.
  */
+/**
+ * After an item's n-th failure in a row here, it is not run here again for SWEEP_LEASE_MS × 2^(n−1)
+ * (the first retry as before: when its lease ends), up to `maxMs`; at most `remembered` failing
+ * items per kind are kept (the oldest forgotten first). Per instance: another instance that claims
+ * the item counts its own failures.
+ */
+export const FAILURE_BACKOFF = { maxMs: 10 * 60_000, remembered: 10_000 };
+
+interface Failing {
+  failures: number;
+  notBefore: number;
+}
+
 @Injectable()
 export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DueWorkSweeper.name);
@@ -25,6 +42,8 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly running = new Map<DueWorkKind, Set<Promise<void>>>();
   /** Kinds whose slots are all taken: the next item to finish sweeps them again. */
   private readonly waitingForSlot = new Set<DueWorkKind>();
+  /** Per kind, the items whose last runs here failed, oldest first (see FAILURE_BACKOFF). */
+  private readonly failing = new Map<DueWorkKind, Map<string, Failing>>();
   private stopped = false;
 
   constructor(
@@ -37,6 +56,7 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   /** Feature modules register their kinds when they start (before the first sweep). */
   register(kind: DueWorkKind): void {
     this.kinds.push(kind);
+    this.failing.set(kind, new Map());
     if (kind.concurrency !== undefined) this.running.set(kind, new Set());
   }
 
@@ -99,11 +119,15 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(`sweep of ${kind.name} failed: ${e instanceof Error ? e.message : String(e)}`);
       return false;
     }
-    const keys = claimed.map((item) => {
+    const claimedKeys = claimed.map((item) => {
       if (typeof item === 'string') return item;
       this.metrics?.lateness(kind.name, Math.max(0, item.lateMs) / 1000);
       return item.key;
     });
+    // A failing item still in its back-off stays claimed, unrun: its lease brings it back.
+    const failing = this.failing.get(kind)!;
+    const now = Date.now();
+    const keys = claimedKeys.filter((key) => (failing.get(key)?.notBefore ?? 0) <= now);
     const running = this.running.get(kind);
     if (running) {
       const items = keys.map((key) => {
@@ -123,15 +147,24 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     } else {
       await Promise.all(keys.map((key) => this.runOne(kind, key)));
     }
-    return keys.length === limit;
+    return claimedKeys.length === limit;
   }
 
-  /** Runs one item; a failure is logged and ends there (the item falls due again when its lease ends). */
+  /** Runs one item; a failure is logged and counted, and backs the item off (it falls due again when its lease ends). */
   private async runOne(kind: DueWorkKind, key: string): Promise<void> {
+    const failing = this.failing.get(kind)!;
     try {
       await kind.run(key);
+      failing.delete(key);
     } catch (e) {
-      this.logger.error(`${kind.name} ${key}: ${e instanceof Error ? e.stack : String(e)}`);
+      const failures = (failing.get(key)?.failures ?? 0) + 1;
+      const backoffMs = Math.min(FAILURE_BACKOFF.maxMs, this.settings.leaseMs * 2 ** (failures - 1));
+      failing.delete(key); // re-insert: Map order is recency order
+      failing.set(key, { failures, notBefore: Date.now() + backoffMs });
+      if (failing.size > FAILURE_BACKOFF.remembered) failing.delete(failing.keys().next().value!);
+      this.metrics?.dueWorkFailure(kind.name);
+      const again = `failed ${failures} time(s) in a row here; not run here again for ${Math.round(backoffMs / 1000)} s`;
+      this.logger.error(`${kind.name} ${key} ${again}: ${e instanceof Error ? e.stack : String(e)}`);
     }
   }
 }

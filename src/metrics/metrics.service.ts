@@ -11,7 +11,7 @@ const LATENESS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300];
  * record method is a no-op and nothing is sampled, so the figures cost nothing when unused.
  * One registry per instance (not prom-client's global one): tests run several apps per process.
  *
- * Push side: `command`, `graphqlError`, `poolWait`, `lateness`. Pull side: `gauge` and `counter`
+ * Push side: `command`, `graphqlError`, `poolWait`, `lateness`, `dueWorkFailure`. Pull side: `gauge` and `counter`
  * read a value from their owner at scrape time; each owner registers its own (the pool and the SQL
  * statements in PrismaService, open sockets in WsConnections, open subscriptions in FeedRegistry),
  * so this module depends on nothing but the configuration and any layer may record into it.
@@ -24,6 +24,7 @@ export class MetricsService {
   private readonly errors: Counter<'code'>;
   private readonly poolWaits: Histogram;
   private readonly late: Histogram<'kind'>;
+  private readonly dueFailures: Counter<'kind'>;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.enabled = config.metrics;
@@ -54,6 +55,12 @@ export class MetricsService {
       buckets: LATENESS_BUCKETS,
       registers,
     });
+    this.dueFailures = new Counter({
+      name: 'dominoes_due_work_failures_total',
+      help: 'Runs of due work that threw (the item is retried, backing off), by kind.',
+      labelNames: ['kind'],
+      registers,
+    });
     // Event-loop delay (perf_hooks.monitorEventLoopDelay, reset at each scrape), GC, heap, RSS, CPU.
     if (this.enabled) collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
   }
@@ -72,6 +79,10 @@ export class MetricsService {
 
   lateness(kind: string, seconds: number): void {
     if (this.enabled) this.late.observe({ kind }, seconds);
+  }
+
+  dueWorkFailure(kind: string): void {
+    if (this.enabled) this.dueFailures.inc({ kind });
   }
 
   /** A gauge whose value `read` gives at each scrape. */
