@@ -6,7 +6,8 @@ import { RealtimeModule } from '../realtime/realtime.module.js';
 import { BotsService } from './bots.service.js';
 import { BOT_MOVER } from './bot-workers/bot-mover.js';
 import { WorkerPoolBotMover } from './bot-workers/worker-pool.js';
-import { CLOCK, systemClock } from './clock/clock.js';
+import { CLOCK } from './clock/clock.js';
+import { DatabaseClock } from './clock/database-clock.js';
 import { SeatClockResolver, ToMoveResolver } from './clock/clock.resolver.js';
 import { ClockRepository } from './clock/clock.repository.js';
 import { ClockService } from './clock/clock.service.js';
@@ -44,8 +45,9 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
     // Told after every commit, in this order: add a listener here.
     commitListeners(BotsService),
-    // Clocks: the injected time, the timeout sweeper's kind, the to-move list.
-    { provide: CLOCK, useValue: systemClock },
+    // Clocks: the injected time (the database's, src/matches/clock/database-clock.ts), the timeout sweeper's kind, the to-move list.
+    DatabaseClock,
+    { provide: CLOCK, useExisting: DatabaseClock },
     ClockRepository,
     ClockService,
     SeatClockResolver,

@@ -1,6 +1,7 @@
 /**
- * Where the service reads the time: injected (CLOCK), so tests can drive deadlines with a fake
- * clock. Everything that computes with time takes `now` as an argument (clock-rules.ts).
+ * Where the service reads the game's time: injected (CLOCK; the database's, DatabaseClock), so
+ * every instance agrees on it and tests can drive deadlines with a fake clock. Everything that
+ * computes with time takes `now` as an argument (clock-rules.ts).
  */
 export interface Clock {
   /** milliseconds since the epoch */
@@ -8,5 +9,3 @@ export interface Clock {
 }
 
 export const CLOCK = Symbol('CLOCK');
-
-export const systemClock: Clock = { now: () => Date.now() };
