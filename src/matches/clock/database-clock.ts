@@ -48,12 +48,19 @@ export class DatabaseClock implements Clock, OnModuleInit, OnApplicationShutdown
     return this.offsetMs;
   }
 
+  /** Synced before the sweepers start (at bootstrap); a database away at that moment leaves the host's clock until the next sync. */
   async onModuleInit(): Promise<void> {
-    await this.sync();
-    this.timer = setInterval(() => {
-      this.sync().catch((e: unknown) => this.logger.warn(`clock sync failed, the last offset stays: ${e instanceof Error ? e.message : String(e)}`));
-    }, SYNC_EVERY_MS);
+    await this.trySync();
+    this.timer = setInterval(() => void this.trySync(), SYNC_EVERY_MS);
     this.timer.unref();
+  }
+
+  private async trySync(): Promise<void> {
+    try {
+      await this.sync();
+    } catch (e) {
+      this.logger.warn(`clock sync with the database failed, the last offset stays: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   onApplicationShutdown(): void {
