@@ -129,7 +129,7 @@ describe('matchEvents catch-up', () => {
 
 describe('a commit whose signal never came', () => {
   let app: TestApp;
-  beforeAll(async () => (app = await startTestApp({ FEED_RECHECK_MS: '200' })));
+  beforeAll(async () => (app = await startTestApp({ FEED_RECHECK_MS: '200', METRICS: 'true', METRICS_TOKEN: 'metrics-token-for-the-tests' })));
   afterAll(() => app.close());
 
   it('still reaches the live feeds of its match: they read it from the table at the next re-check', async () => {
@@ -152,6 +152,32 @@ describe('a commit whose signal never came', () => {
       expect(after).toBeGreaterThan(before);
       await ws.until(() => ws.of('live').length >= after - before, 10_000);
       expect(eventsOf(ws, 'live').map((e) => e.seq)).toEqual(Array.from({ length: after - before }, (_, i) => before + 1 + i));
+    } finally {
+      ws.terminate();
+    }
+  });
+
+  it('reads none of the turns a myTurns feed read as it began, at its re-checks', async () => {
+    const [p, ...others] = [await app.player(), await app.player(), await app.player(), await app.player()];
+    const prisma = app.server.app.get(PrismaService);
+    const ids: string[] = [];
+    for (const other of others) {
+      const { id, bySeat } = await longMatch(p, other);
+      const pSeat = [...bySeat].find(([, c]) => c === p)![0];
+      for (let i = 0; i < 30 && (await prisma.match.findUniqueOrThrow({ where: { id } })).turn !== pSeat; i++) await oneMove(bySeat, id);
+      ids.push(id);
+    }
+    const ws = new RawWs(app.url, { token: p.token });
+    try {
+      await ws.ready();
+      ws.subscribe('turns', 'subscription { myTurns { id version } }');
+      await ws.until(() => ws.of('turns').length >= 3);
+      // Nothing cached: a turn handed to the feed again would cost a read of its match.
+      for (const id of ids) app.server.app.get(MatchCache).forget(id);
+      const before = prisma.statements;
+      await new Promise((r) => setTimeout(r, 700)); // three re-checks or more
+      expect(prisma.statements - before).toBe(0);
+      expect(ws.of('turns')).toHaveLength(3);
     } finally {
       ws.terminate();
     }

@@ -187,7 +187,7 @@ describe('fair deals', () => {
     await prisma.matchDealChain.delete({ where: { matchId: m.id } });
     expect(await revealed()).toBe(chain[0]);
     const migration = await readFile(join(process.cwd(), 'prisma/migrations/20261202195557_deal_chain_checkpoints/migration.sql'), 'utf8');
-    const backfill = migration.slice(migration.indexOf("DO E'"));
+    const backfill = migration.slice(migration.indexOf("DO E'"), migration.indexOf("END';") + "END'".length);
     await prisma.poolQuery(Prisma.raw(backfill));
     expect(Buffer.from((await stored())!).equals(expected)).toBe(true);
     expect(await revealed()).toBe(chain[0]);

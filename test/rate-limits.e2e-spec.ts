@@ -172,6 +172,29 @@ describe('operations over a WebSocket', () => {
   });
 });
 
+describe('operations over a WebSocket with the per-token budget off', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ RATE_LIMIT_HTTP_PLAYER: 'off', RATE_LIMIT_WS_SUBSCRIBE: '3/60' });
+  });
+  afterAll(() => app.close());
+
+  it("still spend a budget before they are parsed: the player's subscribe budget", async () => {
+    const fay = await app.player('fay');
+    const ws = new RawWs(app.url, { token: fay.token });
+    try {
+      await ws.ready();
+      for (let i = 0; i < 4; i++) ws.subscribe(`q${i}`, '{ me { id } }');
+      await ws.until(() => ws.of('q3').some((m) => m.type === 'next' || m.type === 'error'));
+      const types = [0, 1, 2, 3].map((i) => ws.of(`q${i}`).find((m) => m.type === 'next' || m.type === 'error')?.type);
+      expect(types).toEqual(['next', 'next', 'next', 'error']);
+      expect(JSON.stringify(ws.of('q3'))).toContain('RATE_LIMITED');
+    } finally {
+      ws.terminate();
+    }
+  });
+});
+
 describe('the HTTP budget per address', () => {
   let app: TestApp;
   beforeAll(async () => {

@@ -25,6 +25,11 @@ export interface DueWorkKind {
    */
   run(key: string): Promise<void>;
   /**
+   * A claimed item the sweeper will not run now (it is backing off after failures): forget what
+   * `claim` kept for it. Its lease brings it back.
+   */
+  release?(key: string): void;
+  /**
    * Set by a kind whose items may wait on others (a webhook receiver that takes its full timeout):
    * up to this many of its items run at once, and the sweeper claims more as each one finishes
    * instead of waiting for the slowest of a batch. Without it, a batch runs to its end before the

@@ -140,10 +140,13 @@ describe('DueWorkSweeper', () => {
     const metrics = new MetricsService(config);
     const s = new DueWorkSweeper(config, metrics);
     const runs = { poisoned: 0, healthy: 0 };
+    let claims = 0;
+    const released: string[] = [];
     s.register({
       name: 'poisoned',
       // Every claim finds both due again, as if each lease had just ended: only the back-off holds the poisoned one.
-      claim: () => Promise.resolve(['poisoned', 'healthy']),
+      claim: () => Promise.resolve(void claims++).then(() => ['poisoned', 'healthy']),
+      release: (key) => void released.push(key),
       run: (key) => {
         if (key === 'healthy') return Promise.resolve(void runs.healthy++);
         runs.poisoned++;
@@ -153,10 +156,32 @@ describe('DueWorkSweeper', () => {
     s.onApplicationBootstrap();
     while (runs.healthy < 12) await sleep(5); // about 600 ms: a dozen claims
     await s.onModuleDestroy();
-    // Its first failure keeps it unrun here for one lease (1 s), however often it is claimed meanwhile.
+    // Its first failure keeps it unrun here for one lease (1 s), however often it is claimed meanwhile,
+    // and each claim it is not run for is handed back to the kind (what the claim kept is forgotten).
     expect(runs.poisoned).toBe(1);
+    expect(released).toEqual(Array(claims - 1).fill('poisoned'));
     const samples = parsePrometheus(await metrics.text());
     expect(sum(samples, 'dominoes_due_work_failures_total', { kind: 'poisoned' })).toBe(1);
+  });
+
+  it("counts a failed item's back-off from its claim, as its lease: a run that took long is retried when the lease ends", async () => {
+    const s = new DueWorkSweeper(loadConfig({ SWEEP_INTERVAL_MS: '50', SWEEP_BATCH_SIZE: '3', SWEEP_LEASE_MS: '1000' }));
+    const starts: number[] = [];
+    s.register({
+      name: 'slow failure',
+      claim: () => Promise.resolve(['slow']),
+      // Fails after 600 ms: counted from the failure, the back-off would hold it until 1.6 s after the first start.
+      run: async () => {
+        starts.push(Date.now());
+        await sleep(600);
+        throw new Error('failed, slowly');
+      },
+    });
+    s.onApplicationBootstrap();
+    while (starts.length < 2) await sleep(5);
+    await s.onModuleDestroy();
+    expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(1000);
+    expect(starts[1] - starts[0]).toBeLessThan(1550);
   });
 });
 

@@ -19,8 +19,8 @@ import type { DueWorkKind } from './due-work-kind.js';
  * On shutdown it stops claiming and lets the work in flight finish.
  */
 /**
- * After an item's n-th failure in a row here, it is not run here again for SWEEP_LEASE_MS × 2^(n−1)
- * (the first retry as before: when its lease ends), up to `maxMs`; at most `remembered` failing
+ * After an item's n-th failure in a row here, it is not run here again until SWEEP_LEASE_MS × 2^(n−1)
+ * after the claim it failed in (so the first retry comes as before, when that lease ends), up to `maxMs`; at most `remembered` failing
  * items per kind are kept (the oldest forgotten first). Per instance: another instance that claims
  * the item counts its own failures.
  */
@@ -111,6 +111,8 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.stopped) return false;
     const limit = this.freeSlots(kind);
     if (limit === 0) return true;
+    // The leases run from about now: a failed item's back-off is counted from here too.
+    const claimedAt = Date.now();
     let claimed: Awaited<ReturnType<DueWorkKind['claim']>>;
     try {
       claimed = await kind.claim(limit, this.settings.leaseMs);
@@ -126,12 +128,15 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     });
     // A failing item still in its back-off stays claimed, unrun: its lease brings it back.
     const failing = this.failing.get(kind)!;
-    const now = Date.now();
-    const keys = claimedKeys.filter((key) => (failing.get(key)?.notBefore ?? 0) <= now);
+    const keys = claimedKeys.filter((key) => {
+      const backingOff = (failing.get(key)?.notBefore ?? 0) > claimedAt;
+      if (backingOff) kind.release?.(key);
+      return !backingOff;
+    });
     const running = this.running.get(kind);
     if (running) {
       const items = keys.map((key) => {
-        const item: Promise<void> = this.runOne(kind, key).finally(() => {
+        const item: Promise<void> = this.runOne(kind, key, claimedAt).finally(() => {
           running.delete(item);
           // A slot is free: a kind that was waiting for one sweeps again now.
           if (this.waitingForSlot.delete(kind)) this.schedule(kind, 0);
@@ -145,13 +150,13 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       await Promise.race([Promise.all(items), new Promise<void>((resolve) => (patience = setTimeout(resolve, this.settings.intervalMs)))]);
       clearTimeout(patience);
     } else {
-      await Promise.all(keys.map((key) => this.runOne(kind, key)));
+      await Promise.all(keys.map((key) => this.runOne(kind, key, claimedAt)));
     }
     return claimedKeys.length === limit;
   }
 
   /** Runs one item; a failure is logged and counted, and backs the item off (it falls due again when its lease ends). */
-  private async runOne(kind: DueWorkKind, key: string): Promise<void> {
+  private async runOne(kind: DueWorkKind, key: string, claimedAt: number): Promise<void> {
     const failing = this.failing.get(kind)!;
     try {
       await kind.run(key);
@@ -160,7 +165,8 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       const failures = (failing.get(key)?.failures ?? 0) + 1;
       const backoffMs = Math.min(FAILURE_BACKOFF.maxMs, this.settings.leaseMs * 2 ** (failures - 1));
       failing.delete(key); // re-insert: Map order is recency order
-      failing.set(key, { failures, notBefore: Date.now() + backoffMs });
+      // From the claim, as its lease: the first retry comes when the lease ends, however long the run took.
+      failing.set(key, { failures, notBefore: claimedAt + backoffMs });
       if (failing.size > FAILURE_BACKOFF.remembered) failing.delete(failing.keys().next().value!);
       this.metrics?.dueWorkFailure(kind.name);
       const again = `failed ${failures} time(s) in a row here; not run here again for ${Math.round(backoffMs / 1000)} s`;

@@ -170,7 +170,10 @@ export function graphqlWsOnSubscribe({ limits, sockets }: TransportDeps) {
       return [new GraphQLError('unknown or revoked token', { extensions: { code: 'UNAUTHENTICATED' } })];
     }
     const player = extra.session?.player.id;
-    return refusedBy(limits, player ? ['httpPlayer', player] : ['wsSubscribe', `address:${extra.address ?? 'unknown'}`]);
+    if (!player) return refusedBy(limits, ['wsSubscribe', `address:${extra.address ?? 'unknown'}`]);
+    // With the per-token budget off, a socket (which no per-address HTTP budget covers) still
+    // spends from one before its operations are parsed: the player's subscribe budget.
+    return refusedBy(limits, [limits.limits('httpPlayer') ? 'httpPlayer' : 'wsSubscribe', player]);
   };
 }
 
@@ -182,7 +185,8 @@ export function graphqlWsOnSubscribe({ limits, sockets }: TransportDeps) {
 export function graphqlWsOnSubscription({ limits }: TransportDeps) {
   return async (ctx: WsContext<Record<string, unknown> | undefined, unknown>): Promise<GraphQLError[] | void> => {
     const player = (ctx.extra as WsExtra).session?.player.id;
-    if (player) return refusedBy(limits, ['wsSubscribe', player]);
+    // (Spent already before parsing when the per-token budget is off.)
+    if (player && limits.limits('httpPlayer')) return refusedBy(limits, ['wsSubscribe', player]);
   };
 }
 

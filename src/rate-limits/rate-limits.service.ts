@@ -58,6 +58,11 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
+  /** Whether `bucket` has a budget (a variable set to `off` has none: nothing is counted). */
+  limits(bucket: RateBucket): boolean {
+    return this.limiters.has(bucket);
+  }
+
   /** Spends one point of `key`'s budget in `bucket`; throws RateLimitedError when none is left. */
   async consume(bucket: RateBucket, key: string): Promise<void> {
     const entry = this.limiters.get(bucket);

@@ -28,9 +28,12 @@ export class FeedRegistry {
    * catch-up never fills the bounded queue.
    */
   readonly page: number;
+  /** Whether FeedRecheck runs (FEED_RECHECK_MS > 0): only then are the announced turns kept. */
+  private readonly rechecked: boolean;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EVENT_BUS) bus: EventBus, @Optional() metrics?: MetricsService) {
     this.maxQueued = config.limits.ws.subscriptionQueue;
+    this.rechecked = config.feedRecheckMs > 0;
     metrics?.gauge('dominoes_open_subscriptions', 'GraphQL subscriptions open in this process.', () => this.openFeeds);
     this.page = Math.max(1, Math.min(PAGE, Math.floor(this.maxQueued / 2)));
     // After the current I/O callbacks: a command publishes before it answers, and its answer is
@@ -53,10 +56,17 @@ export class FeedRegistry {
 
   /** Hands `listener` every signal that names this player (a turn begins, a match ends or is offered again). */
   watchPlayer(playerId: string, listener: FeedListener): () => void {
-    // Nothing counts as announced yet: the first re-check hands the feed every turn it finds, which
-    // the feed's own catch-up has pushed already (one read each, no second push).
-    if (!this.announcedTurns.has(playerId)) this.announcedTurns.set(playerId, new Map());
+    if (this.rechecked && !this.announcedTurns.has(playerId)) this.announcedTurns.set(playerId, new Map());
     return this.add(this.byPlayer, playerId, listener);
+  }
+
+  /**
+   * A myTurns feed read these turns of its player as it began (its catch-up): they count as
+   * announced, so the re-check hands the feed only what came after, not every turn again.
+   */
+  turnsKnown(playerId: string, turns: readonly { id: string; version: number }[]): void {
+    const announced = this.announcedTurns.get(playerId);
+    if (announced) for (const t of turns) announced.set(t.id, Math.max(announced.get(t.id) ?? -1, t.version));
   }
 
   /** Subscriptions open in this process (for the benchmark and health output). */
@@ -121,6 +131,8 @@ export class FeedRegistry {
     for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
     const turns = signal.turnPlayerId ? this.announcedTurns.get(signal.turnPlayerId) : undefined;
     if (turns) turns.set(signal.matchId, Math.max(turns.get(signal.matchId) ?? -1, signal.version));
+    // A match that ended is no one's turn any more: its entries go (the re-check would drop them too).
+    for (const id of signal.endedFor ?? []) this.announcedTurns.get(id)?.delete(signal.matchId);
   }
 
   private add(map: Map<string, Set<FeedListener>>, key: string, l: FeedListener): () => void {

@@ -57,6 +57,7 @@ export class MyTurnsFeed {
     const page = this.registry.page;
     const catchUp = async (): Promise<void> => {
       const turns = await this.turns.turnsOf(player.id);
+      this.registry.turnsKnown(player.id, turns);
       for (let i = 0; i < turns.length && !out.ended; i += page) {
         for (const record of await this.reads.freshest(turns.slice(i, i + page))) if (isMyTurn(record)) push(record);
         await out.drained();

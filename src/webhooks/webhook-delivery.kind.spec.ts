@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../config/config.js';
 import type { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import { WebhookDeliveryKind } from './webhook-delivery.kind.js';
+import type { DueMessage } from './webhook-records.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 
 /** WEBHOOK_ALLOW_PRIVATE stays possible in production, but never silently. */
@@ -34,5 +35,32 @@ describe('WebhookDeliveryKind at startup', () => {
     ['test', true],
   ])('says nothing in %s with WEBHOOK_ALLOW_PRIVATE=%s', (env, allowPrivate) => {
     expect(start(env, allowPrivate).messages).toEqual([]);
+  });
+});
+
+describe('WebhookDeliveryKind claims', () => {
+  it("hands a released message's place back to its owner's count, as a run does", async () => {
+    const running: Map<string, number>[] = [];
+    const message = (id: string) => ({ id, ownerId: 'owner-1', webhookId: 'hook-1' }) as DueMessage;
+    const repo = {
+      prune: () => Promise.resolve(),
+      claimDue: (_limit: number, _lease: number, _perOwner: number, inFlight: ReadonlyMap<string, number>) => {
+        running.push(new Map(inFlight));
+        return Promise.resolve([message('a'), message('b')]);
+      },
+    } as unknown as WebhooksRepository;
+    const config = {
+      env: 'test',
+      sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
+      webhooks: { retryScheduleMs: [1000], allowPrivate: false, maxPerPlayer: 10, timeoutMs: 1000 },
+    } as unknown as AppConfig;
+    const kind = new WebhookDeliveryKind(repo, config, { register: () => {} } as unknown as DueWorkSweeper);
+    expect(await kind.claim(20, 15_000)).toEqual(['a', 'b']);
+    // The sweeper does not run them now (backing off): the owner's count goes back to nothing.
+    kind.release('a');
+    kind.release('b');
+    kind.release('b'); // once only
+    await kind.claim(20, 15_000);
+    expect(running).toEqual([new Map(), new Map()]);
   });
 });

@@ -80,16 +80,21 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
 
   async run(id: string): Promise<void> {
     const claimed = this.claimed.get(id);
-    this.claimed.delete(id);
     try {
       await this.deliver(claimed ?? (await this.repo.dueMessage(id)));
     } finally {
-      if (claimed) {
-        const n = (this.inFlight.get(claimed.ownerId) ?? 1) - 1;
-        if (n > 0) this.inFlight.set(claimed.ownerId, n);
-        else this.inFlight.delete(claimed.ownerId);
-      }
+      this.release(id);
     }
+  }
+
+  /** Forgets a claimed message: what the claim kept of it, and its place in its owner's count. */
+  release(id: string): void {
+    const claimed = this.claimed.get(id);
+    if (!claimed) return;
+    this.claimed.delete(id);
+    const n = (this.inFlight.get(claimed.ownerId) ?? 1) - 1;
+    if (n > 0) this.inFlight.set(claimed.ownerId, n);
+    else this.inFlight.delete(claimed.ownerId);
   }
 
   private async deliver(m: DueMessage | null): Promise<void> {
