@@ -70,6 +70,16 @@ describe('query limits', () => {
     expect(ok.body.errors).toBeUndefined();
   });
 
+  it('refuses more totalCount fields than GRAPHQL_MAX_COUNTS: each reads every row that passes its filters', async () => {
+    const counts = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `c${i}: matches(first: 1, status: FINISHED) { totalCount }`).join(' ')} }`;
+    const e = await refused(counts(4));
+    expect(e.status).toBe(400);
+    expect(e.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COUNTS', max: 3, counts: 4 });
+    expect(e.message).toBe('Query asks for 4 totalCount fields, more than 3 (GRAPHQL_MAX_COUNTS)');
+    const ok = await app.anon.raw(counts(3));
+    expect(ok.body.errors).toBeUndefined();
+  });
+
   it('takes first from the variables when it is one', async () => {
     const q = `query($n: Int) { matches(first: $n) { edges { node { ${MATCH_FIELDS} } } } } ${ROUND_FIELDS}`;
     expect((await refused(q, { n: 100 })).extensions?.limit).toBe('GRAPHQL_MAX_COST');

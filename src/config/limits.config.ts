@@ -13,6 +13,7 @@ export const limitsEnvSchema = {
   GRAPHQL_MAX_ALIASES: int(0, 10_000, 30),
   GRAPHQL_MAX_TOKENS: int(100, 1_000_000, 2_000),
   GRAPHQL_MAX_COST: int(1, 100_000_000, 150_000),
+  GRAPHQL_MAX_COUNTS: int(1, 10_000, 3),
   GRAPHQL_MAX_ROUNDS: int(1, 10_000_000, 2_000),
   GRAPHQL_INTROSPECTION: flag.optional(),
   GRAPHQL_SUGGESTIONS: flag.optional(),
@@ -40,6 +41,8 @@ export interface Limits {
     maxAliases: number;
     maxTokens: number;
     maxCost: number;
+    /** totalCount fields one operation may select (each reads every row that passes its filters) */
+    maxCounts: number;
     /** rounds one query or mutation may read, counted as they are read (Match.rounds) */
     maxRounds: number;
     introspection: boolean;
@@ -70,6 +73,7 @@ export function limitsFrom(env: LimitsEnv, production: boolean): Limits {
       maxAliases: env.GRAPHQL_MAX_ALIASES,
       maxTokens: env.GRAPHQL_MAX_TOKENS,
       maxCost: env.GRAPHQL_MAX_COST,
+      maxCounts: env.GRAPHQL_MAX_COUNTS,
       maxRounds: env.GRAPHQL_MAX_ROUNDS,
       introspection: env.GRAPHQL_INTROSPECTION ?? !production,
       suggestions: env.GRAPHQL_SUGGESTIONS ?? !production,

@@ -3,7 +3,7 @@ import { queryCostError } from './query-cost.js';
 
 const schema = buildSchema(`
   type Item { id: ID! name: String }
-  type Page { edges: [Item!]! }
+  type Page { edges: [Item!]! totalCount: Int! }
   type Query { item(id: ID!): Item  items(first: Int): Page }
 `);
 
@@ -44,5 +44,11 @@ describe('queryCostError', () => {
     expect(queryCostError(schema, doc, {}, 'Small', 20)).toBeNull();
     expect(queryCostError(schema, doc, {}, 'Big', 20)?.extensions).toMatchObject({ limit: 'GRAPHQL_MAX_COST' });
     expect(queryCostError(schema, doc, {}, 'Small', 20)).toBeNull();
+  });
+
+  it('counts the totalCount fields an operation selects, aliases and fragments included, against its own limit', () => {
+    const doc = parse('{ a: items(first: 1) { totalCount } b: items { ...P } c: items { ...P } } fragment P on Page { totalCount }');
+    expect(queryCostError(schema, doc, {}, undefined, 1_000, 3)).toBeNull();
+    expect(queryCostError(schema, doc, {}, undefined, 1_000, 2)?.extensions).toMatchObject({ limit: 'GRAPHQL_MAX_COUNTS', max: 2, counts: 3 });
   });
 });

@@ -41,14 +41,24 @@ export const SUBSCRIPTION_EVENTS = 10;
 /** Fields visited while costing, fragments expanded: a fragment fan-out stops here, not in memory. */
 const MAX_QUERY_NODES = 10_000;
 
-/** A `first` outside 1..MAX_PAGE, found while costing: refused as BAD_USER_INPUT before anything runs. */
+/**
+ * Found while costing: a `first` outside 1..MAX_PAGE (refused as BAD_USER_INPUT before anything
+ * runs), and how many `totalCount` fields the operation selects. A count reads every row that
+ * passes its filters (every public match, every ranked player), whatever the page's size, so the
+ * cost model cannot weigh it; the counts an operation may ask for are capped instead
+ * (GRAPHQL_MAX_COUNTS): 30 aliased counts of the whole match table are a scan apiece.
+ */
 interface Findings {
   badFirst: unknown;
+  counts: number;
 }
 
 function estimator(findings: Findings): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
-    if (isLeafType(getNamedType(field.type))) return 1;
+    if (isLeafType(getNamedType(field.type))) {
+      if (field.name === 'totalCount') findings.counts++;
+      return 1;
+    }
     const key = `${type.name}.${field.name}`;
     if (field.args.some((a) => a.name === 'first')) {
       const first = args.first as unknown;
@@ -79,19 +89,20 @@ export function queryCostError(
   variables: Record<string, unknown> | null | undefined,
   operationName: string | null | undefined,
   maxCost: number,
+  maxCounts = Infinity,
 ): GraphQLError | null {
   const byOperation = rememberedCosts(document);
   const remembered = byOperation?.get(operationName ?? '');
-  if (remembered) return variablesError(schema, document, variables, operationName) ?? remembered(maxCost);
+  if (remembered) return variablesError(schema, document, variables, operationName) ?? remembered(maxCost, maxCounts);
   const outcome = costOf(schema, document, variables, operationName);
   if (outcome instanceof GraphQLError) return outcome;
   // A refusal for bad variables is not the document's: only a clean costing is remembered.
   byOperation?.set(operationName ?? '', outcome);
-  return outcome(maxCost);
+  return outcome(maxCost, maxCounts);
 }
 
-/** A costed operation: the refusal (or null) under a given limit. */
-type Costed = (maxCost: number) => GraphQLError | null;
+/** A costed operation: the refusal (or null) under given limits. */
+type Costed = (maxCost: number, maxCounts: number) => GraphQLError | null;
 
 /** Per document: its costings by operation name, or null when its cost depends on its variables. */
 const costs = new WeakMap<DocumentNode, Map<string, Costed> | null>();
@@ -137,7 +148,7 @@ function costOf(
   variables: Record<string, unknown> | null | undefined,
   operationName: string | null | undefined,
 ): Costed | GraphQLError {
-  const findings: Findings = { badFirst: undefined };
+  const findings: Findings = { badFirst: undefined, counts: 0 };
   let cost: number;
   try {
     cost = getComplexity({
@@ -157,8 +168,8 @@ function costOf(
     // Bad variables: execution would refuse them the same way, with the same message.
     return new GraphQLError(e.message, { extensions: { code: 'BAD_USER_INPUT' } });
   }
-  const badFirst = findings.badFirst;
-  return (maxCost) => {
+  const { badFirst, counts } = findings;
+  return (maxCost, maxCounts) => {
     if (badFirst !== undefined)
       return new GraphQLError(`first must be 1 to ${MAX_PAGE} (got ${JSON.stringify(badFirst)})`, {
         extensions: { code: 'BAD_USER_INPUT', limit: 'first', max: MAX_PAGE },
@@ -166,6 +177,10 @@ function costOf(
     if (cost > maxCost)
       return new GraphQLError(`Query cost ${cost} exceeds the limit of ${maxCost} (GRAPHQL_MAX_COST)`, {
         extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST', max: maxCost, cost },
+      });
+    if (counts > maxCounts)
+      return new GraphQLError(`Query asks for ${counts} totalCount fields, more than ${maxCounts} (GRAPHQL_MAX_COUNTS)`, {
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COUNTS', max: maxCounts, counts },
       });
     return null;
   };

@@ -76,7 +76,7 @@ export class QueryLimits {
     variables: Record<string, unknown> | null | undefined,
     operationName?: string | null,
   ): GraphQLError | null {
-    return queryCostError(schema, document, variables, operationName, this.limits.maxCost);
+    return queryCostError(schema, document, variables, operationName, this.limits.maxCost, this.limits.maxCounts);
   }
 
   /**
