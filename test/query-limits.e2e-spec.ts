@@ -75,7 +75,7 @@ describe('query limits', () => {
     const e = await refused(counts(4));
     expect(e.status).toBe(400);
     expect(e.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COUNTS', max: 3, counts: 4 });
-    expect(e.message).toBe('Query asks for 4 totalCount fields, more than 3 (GRAPHQL_MAX_COUNTS)');
+    expect(e.message).toBe('Query makes 4 counts (totalCount fields, leaderboard pages), more than 3 (GRAPHQL_MAX_COUNTS)');
     const ok = await app.anon.raw(counts(3));
     expect(ok.body.errors).toBeUndefined();
   });

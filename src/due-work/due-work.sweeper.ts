@@ -128,8 +128,10 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
     });
     // A failing item still in its back-off stays claimed, unrun: its lease brings it back.
     const failing = this.failing.get(kind)!;
+    // Compared with the time the claim answered: a lease that ended while the claim was on its way is over.
+    const now = Date.now();
     const keys = claimedKeys.filter((key) => {
-      const backingOff = (failing.get(key)?.notBefore ?? 0) > claimedAt;
+      const backingOff = (failing.get(key)?.notBefore ?? 0) > now;
       if (backingOff) kind.release?.(key);
       return !backingOff;
     });

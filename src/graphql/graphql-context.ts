@@ -159,8 +159,9 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
 /**
  * Every operation over a socket spends, before it is parsed, from a budget: a player's from the
  * same per-token budget as a GraphQL request over HTTP (RATE_LIMIT_HTTP_PLAYER), so a bot playing
- * over its socket gets what it gets over HTTP; an anonymous socket's from its address's budget of
- * WebSocket operations. A socket whose token was just rotated or revoked over it takes no new
+ * over its socket gets what it gets over HTTP (with that budget off, from the player's budget of
+ * WebSocket subscriptions instead); an anonymous socket's from its address's budget of WebSocket
+ * operations. A socket whose token was just rotated or revoked over it takes no new
  * operation while it waits to close (SocketSessions.closeStale).
  */
 export function graphqlWsOnSubscribe({ limits, sockets }: TransportDeps) {

@@ -4,7 +4,7 @@ import { queryCostError } from './query-cost.js';
 const schema = buildSchema(`
   type Item { id: ID! name: String }
   type Page { edges: [Item!]! totalCount: Int! }
-  type Query { item(id: ID!): Item  items(first: Int): Page }
+  type Query { item(id: ID!): Item  items(first: Int): Page  leaderboard(first: Int): Page }
 `);
 
 const code = (e: ReturnType<typeof queryCostError>) => e?.extensions.code ?? null;
@@ -50,5 +50,11 @@ describe('queryCostError', () => {
     const doc = parse('{ a: items(first: 1) { totalCount } b: items { ...P } c: items { ...P } } fragment P on Page { totalCount }');
     expect(queryCostError(schema, doc, {}, undefined, 1_000, 3)).toBeNull();
     expect(queryCostError(schema, doc, {}, undefined, 1_000, 2)?.extensions).toMatchObject({ limit: 'GRAPHQL_MAX_COUNTS', max: 2, counts: 3 });
+  });
+
+  it('counts a totalCount under @skip (the resolver still counts), and a leaderboard once, whether it asks for totalCount or not', () => {
+    const counts = (q: string) => queryCostError(schema, parse(q), {}, undefined, 1_000, 0)?.extensions.counts ?? 0;
+    expect(counts('{ a: items { totalCount @skip(if: true) } b: items { totalCount @include(if: false) } }')).toBe(2);
+    expect(counts('{ a: leaderboard { edges { id } } b: leaderboard { totalCount } c: items { edges { id } } }')).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import {
   BREAK,
   type DocumentNode,
   type GraphQLSchema,
+  type SelectionSetNode,
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE, MAX_PAGE } from '../common/pagination.js';
@@ -41,24 +42,14 @@ export const SUBSCRIPTION_EVENTS = 10;
 /** Fields visited while costing, fragments expanded: a fragment fan-out stops here, not in memory. */
 const MAX_QUERY_NODES = 10_000;
 
-/**
- * Found while costing: a `first` outside 1..MAX_PAGE (refused as BAD_USER_INPUT before anything
- * runs), and how many `totalCount` fields the operation selects. A count reads every row that
- * passes its filters (every public match, every ranked player), whatever the page's size, so the
- * cost model cannot weigh it; the counts an operation may ask for are capped instead
- * (GRAPHQL_MAX_COUNTS): 30 aliased counts of the whole match table are a scan apiece.
- */
+/** A `first` outside 1..MAX_PAGE, found while costing: refused as BAD_USER_INPUT before anything runs. */
 interface Findings {
   badFirst: unknown;
-  counts: number;
 }
 
 function estimator(findings: Findings): ComplexityEstimator {
   return ({ type, field, args, childComplexity }) => {
-    if (isLeafType(getNamedType(field.type))) {
-      if (field.name === 'totalCount') findings.counts++;
-      return 1;
-    }
+    if (isLeafType(getNamedType(field.type))) return 1;
     const key = `${type.name}.${field.name}`;
     if (field.args.some((a) => a.name === 'first')) {
       const first = args.first as unknown;
@@ -148,7 +139,7 @@ function costOf(
   variables: Record<string, unknown> | null | undefined,
   operationName: string | null | undefined,
 ): Costed | GraphQLError {
-  const findings: Findings = { badFirst: undefined, counts: 0 };
+  const findings: Findings = { badFirst: undefined };
   let cost: number;
   try {
     cost = getComplexity({
@@ -168,7 +159,8 @@ function costOf(
     // Bad variables: execution would refuse them the same way, with the same message.
     return new GraphQLError(e.message, { extensions: { code: 'BAD_USER_INPUT' } });
   }
-  const { badFirst, counts } = findings;
+  const badFirst = findings.badFirst;
+  const counts = countsIn(document, operationName);
   return (maxCost, maxCounts) => {
     if (badFirst !== undefined)
       return new GraphQLError(`first must be 1 to ${MAX_PAGE} (got ${JSON.stringify(badFirst)})`, {
@@ -179,9 +171,39 @@ function costOf(
         extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COST', max: maxCost, cost },
       });
     if (counts > maxCounts)
-      return new GraphQLError(`Query asks for ${counts} totalCount fields, more than ${maxCounts} (GRAPHQL_MAX_COUNTS)`, {
+      return new GraphQLError(`Query makes ${counts} counts (totalCount fields, leaderboard pages), more than ${maxCounts} (GRAPHQL_MAX_COUNTS)`, {
         extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_COUNTS', max: maxCounts, counts },
       });
     return null;
   };
+}
+
+/** The root field whose page is ranked by counting every player before it (LeaderboardConnection). */
+const ALWAYS_COUNTS = 'leaderboard';
+
+/**
+ * How many counts the operation makes. A count reads every row that passes its filters (every
+ * public match, every ranked player) whatever the page's size, so the cost model cannot weigh it;
+ * the counts an operation may make are capped instead (GRAPHQL_MAX_COUNTS): 30 aliased counts of
+ * the whole match table are a scan apiece. Counted on the text, fragments expanded wherever they
+ * are spread, and directives ignored: a field under `@skip` is still counted, as the resolvers
+ * still count it (selectsField: when in doubt, selected). A `totalCount` is one count; so is a
+ * `leaderboard`, which counts to rank its page whether or not `totalCount` is asked for (its own
+ * `totalCount` comes from that count). Run after the costing, which bounds the fields visited.
+ */
+function countsIn(document: DocumentNode, operationName: string | null | undefined): number {
+  const fragments = new Map(
+    document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d.selectionSet] as const),
+  );
+  const walk = (set: SelectionSetNode | undefined, parent: string, depth: number): number =>
+    depth > MAX_QUERY_NODES
+      ? 0
+      : (set?.selections ?? []).reduce((n, s) => {
+          if (s.kind === Kind.INLINE_FRAGMENT) return n + walk(s.selectionSet, parent, depth + 1);
+          if (s.kind === Kind.FRAGMENT_SPREAD) return n + walk(fragments.get(s.name.value), parent, depth + 1);
+          const name = s.name.value;
+          const own = name === ALWAYS_COUNTS || (name === 'totalCount' && parent !== ALWAYS_COUNTS) ? 1 : 0;
+          return n + own + walk(s.selectionSet, name, depth + 1);
+        }, 0);
+  return walk(getOperationAST(document, operationName)?.selectionSet, '', 0);
 }

@@ -66,7 +66,10 @@ export class FeedRegistry {
    */
   turnsKnown(playerId: string, turns: readonly { id: string; version: number }[]): void {
     const announced = this.announcedTurns.get(playerId);
-    if (announced) for (const t of turns) announced.set(t.id, Math.max(announced.get(t.id) ?? -1, t.version));
+    // Only for the player's one feed: with another open, a turn lost to that one would be hidden
+    // from it too (the announced turns are the player's, not a feed's). Several feeds are read again.
+    if (announced && this.byPlayer.get(playerId)?.size === 1)
+      for (const t of turns) announced.set(t.id, Math.max(announced.get(t.id) ?? -1, t.version));
   }
 
   /** Subscriptions open in this process (for the benchmark and health output). */

@@ -63,4 +63,32 @@ describe('WebhookDeliveryKind claims', () => {
     await kind.claim(20, 15_000);
     expect(running).toEqual([new Map(), new Map()]);
   });
+
+  it("keeps the owner's count right when a message is claimed again while its first run is still going", async () => {
+    const running: Map<string, number>[] = [];
+    let settled!: () => void;
+    const repo = {
+      prune: () => Promise.resolve(),
+      // A message of a disabled endpoint: its run settles it, and that takes until `settled()`.
+      claimDue: (_limit: number, _lease: number, _perOwner: number, inFlight: ReadonlyMap<string, number>) => {
+        running.push(new Map(inFlight));
+        return Promise.resolve([{ id: 'a', ownerId: 'owner-1', webhookId: 'hook-1', status: 'PENDING', disabledAt: new Date() } as DueMessage]);
+      },
+      settle: () => new Promise<void>((resolve) => (settled = resolve)),
+    } as unknown as WebhooksRepository;
+    const config = {
+      env: 'test',
+      sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
+      webhooks: { retryScheduleMs: [1000], allowPrivate: false, maxPerPlayer: 10, timeoutMs: 1000 },
+    } as unknown as AppConfig;
+    const kind = new WebhookDeliveryKind(repo, config, { register: () => {} } as unknown as DueWorkSweeper);
+    await kind.claim(20, 15_000);
+    const first = kind.run('a');
+    await kind.claim(20, 15_000); // its lease outlived by the run: claimed again
+    kind.release('a'); // the sweeper does not run this second claim now
+    settled();
+    await first;
+    await kind.claim(20, 15_000);
+    expect(running).toEqual([new Map(), new Map([['owner-1', 1]]), new Map()]);
+  });
 });

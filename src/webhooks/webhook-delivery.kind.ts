@@ -79,22 +79,28 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   }
 
   async run(id: string): Promise<void> {
+    // Taken at once: a claim of the same message while this runs (its lease outlived) is its own entry.
     const claimed = this.claimed.get(id);
+    this.claimed.delete(id);
     try {
       await this.deliver(claimed ?? (await this.repo.dueMessage(id)));
     } finally {
-      this.release(id);
+      if (claimed) this.leave(claimed.ownerId);
     }
   }
 
-  /** Forgets a claimed message: what the claim kept of it, and its place in its owner's count. */
+  /** A claimed message the sweeper does not run now: what the claim kept of it goes, and its owner's place. */
   release(id: string): void {
     const claimed = this.claimed.get(id);
     if (!claimed) return;
     this.claimed.delete(id);
-    const n = (this.inFlight.get(claimed.ownerId) ?? 1) - 1;
-    if (n > 0) this.inFlight.set(claimed.ownerId, n);
-    else this.inFlight.delete(claimed.ownerId);
+    this.leave(claimed.ownerId);
+  }
+
+  private leave(ownerId: string): void {
+    const n = (this.inFlight.get(ownerId) ?? 1) - 1;
+    if (n > 0) this.inFlight.set(ownerId, n);
+    else this.inFlight.delete(ownerId);
   }
 
   private async deliver(m: DueMessage | null): Promise<void> {
