@@ -6,18 +6,25 @@ import { WebhookDeliveryKind } from './webhook-delivery.kind.js';
 import type { DueMessage } from './webhook-records.js';
 import type { WebhooksRepository } from './webhooks.repository.js';
 
+/** The configuration the kind reads (the rest of AppConfig is not used by it). */
+const configOf = (env: AppConfig['env'], allowPrivate = false) =>
+  ({
+    env,
+    sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
+    webhooks: { retryScheduleMs: [1000], allowPrivate, maxPerPlayer: 10, timeoutMs: 1000 },
+  }) as unknown as AppConfig;
+
+/** A kind on this repository, with a sweeper that only takes its registration. */
+const kindOn = (repo: Partial<WebhooksRepository>) =>
+  new WebhookDeliveryKind(repo as WebhooksRepository, configOf('test'), { register: () => {} } as unknown as DueWorkSweeper);
+
 /** WEBHOOK_ALLOW_PRIVATE stays possible in production, but never silently. */
 describe('WebhookDeliveryKind at startup', () => {
   const start = (env: AppConfig['env'], allowPrivate: boolean) => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     const registered: unknown[] = [];
-    const config = {
-      env,
-      sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
-      webhooks: { retryScheduleMs: [1000], allowPrivate, maxPerPlayer: 10, timeoutMs: 1000 },
-    } as unknown as AppConfig;
     const sweeper = { register: (kind: unknown) => registered.push(kind) } as unknown as DueWorkSweeper;
-    new WebhookDeliveryKind({} as WebhooksRepository, config, sweeper);
+    new WebhookDeliveryKind({} as WebhooksRepository, configOf(env, allowPrivate), sweeper);
     const messages = warn.mock.calls.map((c) => String(c[0]));
     warn.mockRestore();
     return { messages, registered };
@@ -48,13 +55,8 @@ describe('WebhookDeliveryKind claims', () => {
         running.push(new Map(inFlight));
         return Promise.resolve([message('a'), message('b')]);
       },
-    } as unknown as WebhooksRepository;
-    const config = {
-      env: 'test',
-      sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
-      webhooks: { retryScheduleMs: [1000], allowPrivate: false, maxPerPlayer: 10, timeoutMs: 1000 },
-    } as unknown as AppConfig;
-    const kind = new WebhookDeliveryKind(repo, config, { register: () => {} } as unknown as DueWorkSweeper);
+    } as unknown as Partial<WebhooksRepository>;
+    const kind = kindOn(repo);
     expect(await kind.claim(20, 15_000)).toEqual(['a', 'b']);
     // The sweeper does not run them now (backing off): the owner's count goes back to nothing.
     kind.release('a');
@@ -75,13 +77,8 @@ describe('WebhookDeliveryKind claims', () => {
         return Promise.resolve([{ id: 'a', ownerId: 'owner-1', webhookId: 'hook-1', status: 'PENDING', disabledAt: new Date() } as DueMessage]);
       },
       settle: () => new Promise<void>((resolve) => (settled = resolve)),
-    } as unknown as WebhooksRepository;
-    const config = {
-      env: 'test',
-      sweep: { intervalMs: 1000, batchSize: 20, leaseMs: 15_000, graceMs: 2000 },
-      webhooks: { retryScheduleMs: [1000], allowPrivate: false, maxPerPlayer: 10, timeoutMs: 1000 },
-    } as unknown as AppConfig;
-    const kind = new WebhookDeliveryKind(repo, config, { register: () => {} } as unknown as DueWorkSweeper);
+    } as unknown as Partial<WebhooksRepository>;
+    const kind = kindOn(repo);
     await kind.claim(20, 15_000);
     const first = kind.run('a');
     await kind.claim(20, 15_000); // its lease outlived by the run: claimed again
