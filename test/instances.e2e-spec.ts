@@ -218,8 +218,9 @@ describe("two instances (PUBSUB=postgres): a commit that comes back after the ot
     await humanMove(onB[(await viewOf(p0, matchId)).turn!], matchId, rnd);
     const older = bCache.get(matchId);
     expect(older).toBeDefined();
-    // A commits the next one; its signal reaches B and drops B's entry.
-    await humanMove(onA[(await viewOf(p0, matchId)).turn!], matchId, rnd);
+    // A commits the next one; its signal reaches B and drops B's entry. (Whose turn it is, asked of
+    // B, which holds its own commit: A may not have had B's signal yet, and would name the mover before it.)
+    await humanMove(onA[(await viewOf(onB[0], matchId)).turn!], matchId, rnd);
     const newest = (await viewOf(p0, matchId)).version;
     expect(newest).toBeGreaterThan(older!.version);
     await eventually(
