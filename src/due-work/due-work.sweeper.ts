@@ -4,6 +4,20 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import type { DueWorkKind } from './due-work-kind.js';
 
 /**
+ * After an item's n-th failure in a row here, it is not run here again until
+ * SWEEP_LEASE_MS × 2^(n−1) after the claim it failed in (so the first retry comes as before, when
+ * that lease ends), up to `maxMs`; at most `remembered` failing items per kind are kept (the
+ * oldest forgotten first). Per instance: another instance that claims the item counts its own
+ * failures.
+ */
+export const FAILURE_BACKOFF = { maxMs: 10 * 60_000, remembered: 10_000 };
+
+interface Failing {
+  failures: number;
+  notBefore: number;
+}
+
+/**
  * Every instance runs one sweeper: at boot and every SWEEP_INTERVAL_MS it claims up to
  * SWEEP_BATCH_SIZE due items of each registered kind and runs them. Each kind sweeps on its own
  * timer: a slow kind (a webhook receiver taking its full timeout, sweep after sweep) never holds
@@ -18,19 +32,6 @@ import type { DueWorkKind } from './due-work-kind.js';
  * not every lease.
  * On shutdown it stops claiming and lets the work in flight finish.
  */
-/**
- * After an item's n-th failure in a row here, it is not run here again until SWEEP_LEASE_MS × 2^(n−1)
- * after the claim it failed in (so the first retry comes as before, when that lease ends), up to `maxMs`; at most `remembered` failing
- * items per kind are kept (the oldest forgotten first). Per instance: another instance that claims
- * the item counts its own failures.
- */
-export const FAILURE_BACKOFF = { maxMs: 10 * 60_000, remembered: 10_000 };
-
-interface Failing {
-  failures: number;
-  notBefore: number;
-}
-
 @Injectable()
 export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DueWorkSweeper.name);
