@@ -124,19 +124,31 @@ describe('two instances (PUBSUB=postgres) sweeping one outbox', () => {
     await Promise.all(
       pairs.map(async ([x, y]) => {
         const m = (await x.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } })).createMatch;
-        await y.request(M_JOIN, { id: m.id });
+        // Both instances commit, and each reads its cache: a read waits until it shows the last
+        // commit's version, which the other instance learns from its signal.
+        let version = (await y.request<{ joinMatch: MatchT }>(M_JOIN, { id: m.id })).joinMatch.version;
+        const current = (c: GqlClient) =>
+          eventually(
+            () => viewOf(c, m.id),
+            (v) => v.version >= version,
+            `${c.id} reads version ${version}`,
+          );
         for (let k = 0; k < 6; k++) {
-          const view = await viewOf(x, m.id);
+          const view = await current(x);
           if (view.status !== 'IN_PROGRESS') break;
           const mover = view.turn === view.mySeat ? x : y;
-          const me = await viewOf(mover, m.id);
+          const me = await current(mover);
           const input = { matchId: m.id, expectedVersion: me.version };
           if (me.legalMoves.length > 0) {
-            await mover.request('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', {
+            const res = await mover.request<{ playTile: { version: number } }>('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', {
               i: { ...input, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end },
             });
+            version = res.playTile.version;
           } else {
-            await mover.request('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: input });
+            const res = await mover.request<{ drawTile: { version: number } }>('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', {
+              i: input,
+            });
+            version = res.drawTile.version;
           }
         }
       }),
