@@ -1,9 +1,11 @@
+import { jest } from '@jest/globals';
 import pg from 'pg';
 import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { actionsFromMoves, apply, botSeed, chooseBotAction, newMatch, viewFor } from '../src/domain/index.js';
 import { BotsService } from '../src/matches/bots.service.js';
 import { MatchCache } from '../src/matches/match-cache.js';
+import { EVENT_BUS, type EventBus } from '../src/realtime/event-bus.js';
 import { dropTestDatabase } from './setup/test-database.js';
 import { storedMoves } from './support/replay-check.js';
 import { instanceConfig, startTestApp, type TestApp } from './support/app.js';
@@ -300,5 +302,54 @@ describe('two instances sweeping the same stranded bot matches', () => {
       await expectReplayable(prisma, id);
       await expectEveryBotMoveChosenOnce(prisma, id);
     }
+  });
+});
+
+describe('a sweeper whose cached match missed the commit that handed a bot the turn', () => {
+  let maker: TestApp;
+  let sweeper: RunningServer;
+  beforeAll(async () => {
+    // The instance where the human plays loses its bots' wake-ups and never sweeps; the other
+    // sweeps every 100 ms and keeps what it caches far longer than the test runs.
+    maker = await startTestApp({ PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '600000' });
+    maker.server.app.get(BotsService).committed = () => {};
+    const env = { PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '100', SWEEP_GRACE_MS: '0', SWEEP_LEASE_MS: '60000', MATCH_CACHE_TTL_MS: '600000' };
+    sweeper = await startServer(instanceConfig(maker.databaseUrl, env), { logger: false });
+  });
+  afterAll(async () => {
+    await sweeper?.close();
+    await maker?.close();
+  });
+
+  it("moves the bot on the database's row when it claims the turn, not a lease later", async () => {
+    const prisma = maker.server.app.get(PrismaService);
+    const p = await maker.player('away');
+    const { createMatch } = await p.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } });
+    const id = createMatch.id;
+    // The sweeper caches the match at the human's turn (after moving the bot, if the bot led).
+    const onSweeper = new GqlClient(sweeper.url, p.token, p.me);
+    await eventually(
+      () => viewOf(onSweeper, id),
+      (m) => m.turn === m.mySeat,
+      "the human's turn, cached on the sweeper",
+    );
+
+    // The human's move hands the bot its turn; its signal is lost, so the sweeper's copy is stale.
+    const bus = maker.server.app.get<EventBus>(EVENT_BUS);
+    const lost = jest.spyOn(bus, 'publish').mockImplementation(async () => {});
+    try {
+      await humanMove(p, id, lcg(5));
+      expect(await botToMove(prisma, [id])).toEqual([id]);
+      expect((await viewOf(onSweeper, id)).turn).toBe((await viewOf(onSweeper, id)).mySeat); // still stale
+      await eventually(
+        () => botToMove(prisma, [id]),
+        (left) => left.length === 0,
+        'the bot moved by the sweeper',
+        10_000,
+      );
+    } finally {
+      lost.mockRestore();
+    }
+    await expectReplayable(prisma, id);
   });
 });

@@ -6,6 +6,7 @@ import { storedBotStrategy } from './bot-strategy.js';
 import type { CommitListener, Committed } from './commit-listeners.js';
 import type { LoadedMatch } from './loaded-match.js';
 import { BOT_MOVER, type BotMover } from './bot-workers/bot-mover.js';
+import { MatchCache } from './match-cache.js';
 import { MatchesRepository } from './matches.repository.js';
 import { MatchesService } from './matches.service.js';
 
@@ -35,6 +36,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener
     @Inject(MatchesRepository) private readonly repo: MatchesRepository,
     @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
     @Inject(BOT_MOVER) private readonly mover: BotMover,
+    @Inject(MatchCache) private readonly cache: MatchCache,
   ) {
     sweeper.register(this);
   }
@@ -45,15 +47,25 @@ export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener
   }
 
   wake(matchId: string): void {
-    void this.run(matchId);
+    void this.moveBots(matchId);
   }
 
   claim(limit: number, leaseMs: number): Promise<DueItem[]> {
     return this.repo.claimDueBotTurns(limit, leaseMs);
   }
 
-  /** Moves this match's bots until none is to move; resolves when done (or at once when closing). */
+  /**
+   * Due work: a turn the wake-up left. Decided on the database's row, never on a cached one: the
+   * commit that handed the bot its turn may be one whose signal this instance never had, and "no
+   * bot to move" from an older copy would leave the turn to the lease's end.
+   */
   run(matchId: string): Promise<void> {
+    this.cache.forget(matchId);
+    return this.moveBots(matchId);
+  }
+
+  /** Moves this match's bots until none is to move; resolves when done (or at once when closing). */
+  private moveBots(matchId: string): Promise<void> {
     if (this.closing) return Promise.resolve();
     const current = this.running.get(matchId);
     if (current) {
