@@ -18,7 +18,7 @@ export default {
     {
       ...common,
       displayName: 'e2e',
-      setupFilesAfterEnv: ['<rootDir>/test/setup/e2e-timeout.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/setup/e2e-timeout.ts', '<rootDir>/test/setup/http-keep-alive.ts'],
       roots: ['<rootDir>/test'],
       testMatch: ['**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/setup/global-setup.mjs',
