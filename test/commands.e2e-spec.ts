@@ -86,6 +86,9 @@ describe('commands: races, idempotency and typed errors', () => {
     const other = me.myHand!.find((t) => t.high !== mv.tile.high || t.low !== mv.tile.low)!;
     expect(await mover.errorCode(PLAY, { i: { matchId: id, tile: other, clientMoveId: 'retry-1' } })).toBe('BAD_USER_INPUT');
     expect(await mover.errorCode(DRAW, { i: { matchId: id, clientMoveId: 'retry-1' } })).toBe('BAD_USER_INPUT');
+    // So is the key with a tile that does not exist: another move too, refused as one, not a crash.
+    const noTile = await mover.raw(PLAY, { i: { matchId: id, tile: { high: 9, low: 9 }, clientMoveId: 'retry-1' } });
+    expect(noTile.body.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', moveSeq: expect.any(Number) });
     expect(await prisma.move.count({ where: { matchId: id, type: { not: 'PASS' } } })).toBe(1);
   });
 

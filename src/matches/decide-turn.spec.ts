@@ -43,6 +43,25 @@ describe('decideTurn', () => {
     expect(error?.details).toMatchObject({ moveSeq: 7 });
   });
 
+  it('refuses a reused clientMoveId with a tile that does not exist as another move, not as a crash', () => {
+    const earlier = { seq: 7, seat: 0, type: 'PLAY' as const, tile: legal.tile, end: legal.end };
+    for (const tile of [
+      { high: 9, low: 9 },
+      { high: 7, low: 0 },
+      { high: 1.5, low: 0 },
+    ]) {
+      const noTile = (seat: number): Action => ({ type: 'PLAY', seat, tile, end: null });
+      let error: unknown;
+      try {
+        decideTurn(r, turn(mover, { actionFor: noTile, clientMoveId: 'k1', earlier }));
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { moveSeq: 7 } });
+    }
+  });
+
   it('checks in order: match over, seated, version, then the engine', () => {
     const over = { ...r, status: 'FINISHED' as const };
     expect(codeOf(() => decideTurn(over, turn('stranger', { expectedVersion: 0 })))).toBe('MATCH_NOT_IN_PROGRESS');

@@ -1,5 +1,5 @@
 import { ApiError } from '../common/api-error.js';
-import { apply, normalizeTile, type Action, type MatchState, type MoveRecord } from '../domain/index.js';
+import { apply, isValidTile, normalizeTile, type Action, type MatchState, type MoveRecord } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
 import { forfeitWinner } from './forfeit.js';
@@ -106,6 +106,7 @@ export function forfeitCommit(r: LoadedMatch, seat: number, cause: NewEvent): Co
 export function sameCommand(stored: Pick<MoveRecord, 'type' | 'tile' | 'end'>, action: Action): boolean {
   if (action.type !== stored.type) return false;
   if (action.type === 'DRAW') return true;
+  if (!isValidTile(action.tile)) return false; // a stored move's tile always is one: 9-9 names another move
   const asked = normalizeTile(action.tile);
   return (
     stored.tile !== null && asked.high === stored.tile.high && asked.low === stored.tile.low && (action.end == null || action.end === stored.end)
