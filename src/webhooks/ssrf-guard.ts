@@ -59,7 +59,8 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   }
   if (raw.length > 2048) return 'url is longer than 2048 characters';
   if (url.username || url.password) return 'url must not carry credentials';
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) return 'url must be https://';
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+    return allowPrivate ? 'url must be https:// or http://' : 'url must be https://';
   if (allowPrivate) return null;
   const host = hostOf(url);
   if (host === 'localhost' || host.endsWith('.localhost')) return 'url must point to a public address, not localhost';
