@@ -111,6 +111,7 @@ export class BotsService implements OnModuleDestroy, DueWorkKind, CommitListener
     if (!seat?.isBot) return null;
     const strategy = storedBotStrategy(seat.botStrategy);
     // Reproducible per position, different for every move; a searching bot thinks off this thread.
-    return this.mover.choose(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq));
+    const owner = r.seats.find((s) => !s.isBot && s.playerId)?.playerId ?? r.id;
+    return this.mover.choose(viewFor(state, seat.index), strategy, botSeed(state.config.deal, state.lastSeq), owner);
   }
 }

@@ -17,9 +17,9 @@ describe('WorkerPoolBotMover', () => {
     const mover = pool(3000);
     try {
       for (const seed of [1, 2, 3]) {
-        expect(await mover.choose(view, 'expert', seed)).toEqual(chooseBotAction(view, 'expert', seed, { nodes: 3000 }));
+        expect(await mover.choose(view, 'expert', seed, 'p')).toEqual(chooseBotAction(view, 'expert', seed, { nodes: 3000 }));
       }
-      expect(await mover.choose(view, 'greedy', 1)).toEqual(chooseBotAction(view, 'greedy', 1));
+      expect(await mover.choose(view, 'greedy', 1, 'p')).toEqual(chooseBotAction(view, 'greedy', 1));
     } finally {
       await mover.onApplicationShutdown();
     }
@@ -30,7 +30,7 @@ describe('WorkerPoolBotMover', () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
     try {
-      await mover.choose(view, 'expert', 7);
+      await mover.choose(view, 'expert', 7, 'p');
     } finally {
       clearInterval(timer);
       await mover.onApplicationShutdown();
@@ -39,9 +39,25 @@ describe('WorkerPoolBotMover', () => {
     expect(ticks).toBeGreaterThan(0);
   });
 
+  it("serves owners in turns: one player's backlog of searches does not hold up another's", async () => {
+    const mover = pool(3000);
+    const order: string[] = [];
+    const search = (owner: string, i: number) => mover.choose(view, 'expert', i, owner).then(() => order.push(`${owner}${i}`));
+    try {
+      const backlog = [1, 2, 3, 4, 5, 6].map((i) => search('hoarder', i));
+      await Promise.all([...backlog, search('other', 1)]);
+    } finally {
+      await mover.onApplicationShutdown();
+    }
+    // The hoarder's first search took the one worker, and its second was queued before the other
+    // player's: that one comes next, not after the whole backlog (last, first come first served).
+    expect(order.indexOf('other1')).toBe(2);
+    expect(order.filter((o) => o.startsWith('hoarder'))).toEqual([1, 2, 3, 4, 5, 6].map((i) => `hoarder${i}`));
+  });
+
   it('refuses work once closed', async () => {
     const mover = pool(100);
     await mover.onApplicationShutdown();
-    await expect(mover.choose(view, 'expert', 1)).rejects.toThrow(/closed/);
+    await expect(mover.choose(view, 'expert', 1, 'p')).rejects.toThrow(/closed/);
   });
 });

@@ -7,6 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { chooseBotAction, SEARCH_TIME_SHARE, type Action, type BotStrategy, type MatchView } from '../../domain/index.js';
 import type { BotJob, BotJobResult } from './bot-job.js';
 import type { BotMover } from './bot-mover.js';
+import { FairQueue } from './fair-queue.js';
 
 /** Strategies that search; the others decide in microseconds and stay in process. */
 const SEARCHING: ReadonlySet<BotStrategy> = new Set(['expert']);
@@ -27,30 +28,31 @@ function workerScript(): URL {
 }
 
 /**
- * Searching bots' moves on a small pool of worker threads (`BOT_WORKERS`), first come first
- * served: a slow search delays neither a player's command nor other matches' cheap bots, and
- * searches of different matches queue fairly for the pool. Workers start on first use and a
- * worker that dies is replaced, failing only the job it held.
+ * Searching bots' moves on a small pool of worker threads (`BOT_WORKERS`): a slow search delays
+ * neither a player's command nor other matches' cheap bots. Searches wait for the pool in turns
+ * by owner (FairQueue), each owner's in the order they came: a player keeping many bot matches
+ * busy queues behind their own searches, not everyone's. Workers start on first use and a worker
+ * that dies is replaced, failing only the job it held.
  */
 @Injectable()
 export class WorkerPoolBotMover implements BotMover, OnApplicationShutdown {
   private readonly logger = new Logger(WorkerPoolBotMover.name);
   private readonly idle: Worker[] = [];
   private readonly busy = new Map<Worker, Pending>();
-  private readonly queue: Pending[] = [];
+  private readonly queue = new FairQueue<Pending>();
   private started = 0;
   private nextId = 1;
   private closed = false;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
-  choose(view: MatchView, strategy: BotStrategy, seed: number): Promise<Action> {
+  choose(view: MatchView, strategy: BotStrategy, seed: number, owner: string): Promise<Action> {
     const nodes = this.config.botSearchNodes;
     const timeMs = this.config.botMoveBudgetMs * SEARCH_TIME_SHARE;
     if (!SEARCHING.has(strategy)) return Promise.resolve(chooseBotAction(view, strategy, seed, { nodes }));
     if (this.closed) return Promise.reject(new Error('the bot worker pool is closed'));
     return new Promise<Action>((resolve, reject) => {
-      this.queue.push({ job: { id: this.nextId++, view, strategy, seed, nodes, timeMs }, resolve, reject });
+      this.queue.push(owner, { job: { id: this.nextId++, view, strategy, seed, nodes, timeMs }, resolve, reject });
       this.dispatch();
     });
   }
@@ -58,14 +60,14 @@ export class WorkerPoolBotMover implements BotMover, OnApplicationShutdown {
   /** After onModuleDestroy, where BotsService lets its moves in flight (searches too) finish. */
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
-    for (const p of this.queue.splice(0)) p.reject(new Error('the bot worker pool is closed'));
+    for (const p of this.queue.drain()) p.reject(new Error('the bot worker pool is closed'));
     const workers = [...this.idle, ...this.busy.keys()];
     this.idle.length = 0;
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    while (this.queue.size > 0) {
       const worker = this.idle.pop() ?? (this.started < this.config.botWorkers ? this.spawn() : null);
       if (!worker) return;
       const pending = this.queue.shift() as Pending;
