@@ -30,6 +30,7 @@ export const limitsEnvSchema = {
   HTTP_KEEPALIVE_TIMEOUT_MS: int(100, 3_600_000, 5_000),
   DB_ACQUIRE_TIMEOUT_MS: int(100, 600_000, 5_000),
   DB_STATEMENT_TIMEOUT_MS: int(0, 3_600_000, 10_000),
+  DB_GLOBAL_COUNTS: int(1, 1_000, 1),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 };
 
@@ -60,8 +61,11 @@ export interface Limits {
     idleTimeoutMs: number;
   };
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number };
-  /** statementTimeoutMs 0: none */
-  db: { acquireTimeoutMs: number; statementTimeoutMs: number };
+  /**
+   * statementTimeoutMs 0: none. globalCounts: counts over every match or player (src/history/global-counts.ts)
+   * one process runs at once.
+   */
+  db: { acquireTimeoutMs: number; statementTimeoutMs: number; globalCounts: number };
   /** /metrics answers only requests bearing it; unset: /metrics is off even with METRICS=true */
   metricsToken: string | null;
 }
@@ -93,7 +97,7 @@ export function limitsFrom(env: LimitsEnv, production: boolean): Limits {
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEPALIVE_TIMEOUT_MS,
     },
-    db: { acquireTimeoutMs: env.DB_ACQUIRE_TIMEOUT_MS, statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS },
+    db: { acquireTimeoutMs: env.DB_ACQUIRE_TIMEOUT_MS, statementTimeoutMs: env.DB_STATEMENT_TIMEOUT_MS, globalCounts: env.DB_GLOBAL_COUNTS },
     metricsToken: env.METRICS_TOKEN ?? null,
   };
 }

@@ -5,12 +5,16 @@ import { dateInRange } from '../common/validate.js';
 import { matchModel } from '../matches/match-view.js';
 import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { Player } from '../players/models/player.model.js';
+import { GlobalCounts } from './global-counts.js';
 import { HistoryRepository } from './history.repository.js';
 import type { MatchConnection } from '../matches/models/match-connection.model.js';
 
 @Injectable()
 export class HistoryService {
-  constructor(private readonly repo: HistoryRepository) {}
+  constructor(
+    private readonly repo: HistoryRepository,
+    private readonly globalCounts: GlobalCounts,
+  ) {}
 
   /** @param count whether to count every match that passes the filters (totalCount): it reads them all */
   async matches(
@@ -32,7 +36,9 @@ export class HistoryService {
     const after = args.after ? decodeCursor(args.after) : null;
     // A private match is listed only in its own player's list, to that player.
     const includePrivate = !!args.playerId && args.playerId === viewer?.id;
-    const { rows, total } = await this.repo.page({ ...args, includePrivate }, take + 1, after, count);
+    const read = () => this.repo.page({ ...args, includePrivate }, take + 1, after, count);
+    // A count over every match waits its turn (GlobalCounts); one player's is that player's rows only.
+    const { rows, total } = await (count && !args.playerId ? this.globalCounts.run(read) : read());
     const page = rows.slice(0, take);
     const edges = page.map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
     return {

@@ -4,6 +4,7 @@ import { assertId, UUID } from '../common/ids.js';
 import { notACursor, pageSize } from '../common/pagination.js';
 import { INT32_MAX } from '../common/validate.js';
 import type { LeaderboardConnection, PlayerStats } from './stats.models.js';
+import { GlobalCounts } from './global-counts.js';
 import { StatsRepository, type LeaderKey, type StatsRow } from './stats.repository.js';
 
 export function statsModel(r: Omit<StatsRow, 'playerId' | 'playerName'> | null): PlayerStats {
@@ -36,7 +37,10 @@ export class StatsService {
    */
   private readonly byPlayer: DataLoader<string, StatsRow | null>;
 
-  constructor(private readonly repo: StatsRepository) {
+  constructor(
+    private readonly repo: StatsRepository,
+    private readonly globalCounts: GlobalCounts,
+  ) {
     this.byPlayer = new DataLoader((ids) => repo.ofPlayers(ids), { cache: false });
   }
 
@@ -48,7 +52,8 @@ export class StatsService {
   async leaderboard(args: { first?: number | null; after?: string | null }): Promise<LeaderboardConnection> {
     const take = pageSize(args.first);
     const after = args.after ? decodeKey(args.after) : null;
-    const { rows, before, total } = await this.repo.leaderboard(take + 1, after);
+    // Every page counts over every player to rank itself: it waits its turn (GlobalCounts).
+    const { rows, before, total } = await this.globalCounts.run(() => this.repo.leaderboard(take + 1, after));
     const edges = rows.slice(0, take).map((r, i) => ({
       cursor: encodeKey({ won: r.matchesWon, played: r.matchesPlayed, playerId: r.playerId }),
       node: { rank: before + i + 1, player: { id: r.playerId, name: r.playerName }, stats: statsModel(r) },

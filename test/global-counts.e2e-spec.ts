@@ -1,0 +1,70 @@
+import { HistoryRepository } from '../src/history/history.repository.js';
+import { StatsRepository } from '../src/history/stats.repository.js';
+import { startTestApp, type TestApp } from './support/app.js';
+import type { GqlClient } from './support/gql.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** How many calls of one kind were inside the database at once, at most. */
+class Overlap {
+  private running = 0;
+  most = 0;
+  async around<T>(read: () => Promise<T>): Promise<T> {
+    this.most = Math.max(this.most, ++this.running);
+    try {
+      await sleep(100); // each read holds its place long enough for the others to arrive
+      return await read();
+    } finally {
+      this.running--;
+    }
+  }
+}
+
+/**
+ * Counts over everyone (a `matches` list without `playerId` selecting `totalCount`, every
+ * `leaderboard` page) run DB_GLOBAL_COUNTS at a time in a process; everything else goes straight on.
+ */
+describe('counts over every match or player (DB_GLOBAL_COUNTS=1)', () => {
+  let app: TestApp;
+  let players: GqlClient[];
+  const global = new Overlap();
+  const scoped = new Overlap();
+  const uncounted = new Overlap();
+  beforeAll(async () => {
+    app = await startTestApp({ DB_GLOBAL_COUNTS: '1' });
+    players = await Promise.all([0, 1, 2].map((i) => app.player(`counted${i}`)));
+    for (const p of players) await p.request('mutation { createMatch(input: { seats: 2 }) { id } }');
+    // Each read inside the database is timed and counted by kind.
+    const history = app.server.app.get(HistoryRepository);
+    const page = history.page.bind(history);
+    history.page = (f, take, after, count) => (count && !f.playerId ? global : count ? scoped : uncounted).around(() => page(f, take, after, count));
+    const stats = app.server.app.get(StatsRepository);
+    const leaderboard = stats.leaderboard.bind(stats);
+    stats.leaderboard = (take, after) => global.around(() => leaderboard(take, after));
+  });
+  afterAll(() => app.close());
+
+  it("runs them one at a time however many ask at once, with right answers; one player's counts and pages without a count do not wait", async () => {
+    const waitingMatches = () => app.anon.request<{ matches: { totalCount: number } }>('{ matches(status: WAITING) { totalCount } }');
+    const leaders = () => app.anon.request<{ leaderboard: { totalCount: number } }>('{ leaderboard(first: 5) { totalCount } }');
+    const own = (p: GqlClient) =>
+      p.request<{ matches: { totalCount: number } }>('query($p: ID!) { matches(playerId: $p) { totalCount } }', { p: p.id });
+    const plain = () => app.anon.request<{ matches: { edges: unknown[] } }>('{ matches(status: WAITING) { edges { node { id } } } }');
+
+    const done: string[] = [];
+    const tag = <T>(name: string, p: Promise<T>): Promise<T> => p.then((v) => (done.push(name), v));
+    const counts = Array.from({ length: 6 }, (_, i) => tag<unknown>(`count${i}`, i % 2 ? leaders() : waitingMatches()));
+    const mine = players.map((p) => own(p));
+    const page = tag('plain', plain());
+    const [answers, owns, listed] = await Promise.all([Promise.all(counts), Promise.all(mine), page]);
+
+    expect(global.most).toBe(1);
+    expect(scoped.most).toBe(players.length);
+    expect(answers.filter((_, i) => i % 2 === 0)).toEqual([0, 2, 4].map(() => ({ matches: { totalCount: players.length } })));
+    expect(answers.filter((_, i) => i % 2 === 1)).toEqual([1, 3, 5].map(() => ({ leaderboard: { totalCount: 0 } })));
+    expect(owns).toEqual(players.map(() => ({ matches: { totalCount: 1 } })));
+    expect(listed.matches.edges).toHaveLength(players.length);
+    // The page without a count went past the queue of six counts, each 100 ms or more.
+    expect(done.indexOf('plain')).toBeLessThan(done.indexOf('count5'));
+  });
+});
