@@ -55,6 +55,8 @@ const GOALS: Record<string, Goal> = {
   idleConnections: { label: 'idle graphql-ws connections held by one process', goal: { atLeast: 18_000 } },
   historyWorstP99Ms: { label: 'worst history p99 (ms) at the larger size', goal: { atMost: 20 } },
   historyWorstP99Ratio: { label: 'worst history p99 ratio, larger ÷ smaller size', goal: { atMost: 2 } },
+  floodPageP99RatioGated: { label: 'history page p99 under a count flood ÷ alone, counts one at a time' },
+  floodPageP99RatioUngated: { label: 'history page p99 under a count flood ÷ alone, counts all at once' },
 };
 
 function run(name: string, env: Record<string, string>): Promise<Record<string, number>> {

@@ -16,6 +16,11 @@
  * are reused under new ids and new player pairs, so every row keeps its real shape (moves, rounds
  * with their snapshots and results, the final state) while seeding stays within minutes. Stats
  * rows are folded with the same pure function the StatsWriter uses.
+ *
+ * Last, at the largest size, a count flood (BENCH_FLOOD=0 skips it): FLOODERS clients ask for the
+ * count of every match without pause while a player's history page is sampled, on a server that
+ * runs one such count at a time (DB_GLOBAL_COUNTS=1, the default) and on one that runs all at once;
+ * it prints the page's p99 under each flood as a ratio to its p99 alone, measured in the same run.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -387,6 +392,82 @@ async function measure(stages: Stage[]): Promise<Stats[]> {
   });
 }
 
+const FLOODERS = 16;
+const FLOOD_PHASE_MS = 4_000;
+const Q_COUNT_ALL = '{ matches { totalCount } }';
+
+/** A player's history page sampled one after another for a phase: the times, in ms, sorted. */
+async function pageTimes(stage: Stage, url: string): Promise<number[]> {
+  const times: number[] = [];
+  const until = performance.now() + FLOOD_PHASE_MS;
+  for (let i = 0; performance.now() < until; i++) {
+    const t = performance.now();
+    await gql(url, Q_PAGE, { p: stage.seeder.players[(i * 7919) % PLAYERS] });
+    times.push(performance.now() - t);
+  }
+  return times.sort((p, q) => p - q);
+}
+
+/** The page's times while FLOODERS clients ask for the count of every match through `url`, and the counts answered. */
+async function underFlood(stage: Stage, url: string): Promise<{ times: number[]; counts: number }> {
+  let stop = false;
+  let counts = 0;
+  const flooders = Array.from({ length: FLOODERS }, async () => {
+    while (!stop) {
+      await gql(url, Q_COUNT_ALL, {});
+      counts++;
+    }
+  });
+  const times = await pageTimes(stage, url);
+  stop = true;
+  await Promise.all(flooders);
+  return { times, counts };
+}
+
+/**
+ * The count flood at one size: the page alone, then under the flood on the gated server
+ * (DB_GLOBAL_COUNTS=1) and on an ungated one (DB_GLOBAL_COUNTS=FLOODERS) on the same database, two
+ * phases each, alternating, so drift on the machine hits both alike.
+ */
+async function countFlood(stage: Stage): Promise<Record<string, number>> {
+  const ungated = await startServer(loadConfig({ ...serverEnv(stage.url), DB_GLOBAL_COUNTS: String(FLOODERS) }), { logger: false });
+  try {
+    const gatedUrl = stage.server!.url;
+    const alone = await pageTimes(stage, gatedUrl);
+    const phases = { gated: { times: [] as number[], counts: 0 }, ungated: { times: [] as number[], counts: 0 } };
+    for (let round = 0; round < 2; round++) {
+      for (const [name, url] of [
+        ['gated', gatedUrl],
+        ['ungated', ungated.url],
+      ] as const) {
+        const r = await underFlood(stage, url);
+        phases[name].times.push(...r.times);
+        phases[name].counts += r.counts;
+      }
+    }
+    const p99 = (t: number[]) =>
+      quantile(
+        [...t].sort((p, q) => p - q),
+        0.99,
+      );
+    const [a, g, u] = [p99(alone), p99(phases.gated.times), p99(phases.ungated.times)];
+    const perSecond = (counts: number) => counts / ((2 * FLOOD_PHASE_MS) / 1000);
+    console.log(
+      `\ncount flood at ${label(stage.n)}: a player's history page, p99 ${a.toFixed(2)} ms alone; with ${FLOODERS} clients counting every match, ` +
+        `${g.toFixed(2)} ms (${(g / a).toFixed(2)}× alone) when one count runs at a time (DB_GLOBAL_COUNTS=1), ` +
+        `${u.toFixed(2)} ms (${(u / a).toFixed(2)}×) when all run at once; counts answered ${perSecond(phases.gated.counts).toFixed(0)}/s against ${perSecond(phases.ungated.counts).toFixed(0)}/s`,
+    );
+    return { floodPageP99RatioGated: g / a, floodPageP99RatioUngated: u / a };
+  } finally {
+    await ungated.close();
+  }
+}
+
+/** The server's configuration for one stage's database. */
+function serverEnv(url: string): Record<string, string> {
+  return { ...UNLIMITED_ENV, LOG_LEVEL: 'silent', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: url, MIGRATE_ON_START: 'false' };
+}
+
 /** The PostgreSQL server to use: DATABASE_URL's, or an embedded one in a temp dir. */
 async function database(): Promise<{ url: string; name: string; db: RunningDatabase | null; dir: string | null }> {
   const given = process.env.DATABASE_URL;
@@ -476,18 +557,7 @@ async function main(): Promise<void> {
       await seed(stage);
     }
     for (const stage of stages) {
-      stage.server = await startServer(
-        loadConfig({
-          ...UNLIMITED_ENV,
-          LOG_LEVEL: 'silent',
-          NODE_ENV: 'test',
-          PORT: '0',
-          HOST: '127.0.0.1',
-          DATABASE_URL: stage.url,
-          MIGRATE_ON_START: 'false',
-        }),
-        { logger: false },
-      );
+      stage.server = await startServer(loadConfig(serverEnv(stage.url)), { logger: false });
     }
     collectGarbage(); // the seeding's garbage, not the requests', would otherwise land in the samples
     const results = await measure(stages);
@@ -513,7 +583,8 @@ async function main(): Promise<void> {
     console.log(
       `\n(ms over HTTP, ${SAMPLES} interleaved samples per size after ${WARMUP} warm-ups; targets p99 ≤ 20 ms at ${hi} and p99@${hi} / p99@${lo} ≤ 2: ${ok ? 'met' : 'NOT met'})`,
     );
-    report(figures);
+    const flood = process.env.BENCH_FLOOD === '0' ? {} : await countFlood(stages[stages.length - 1]);
+    report({ ...figures, ...flood });
   } finally {
     for (const stage of stages) {
       await stage.server?.close();
