@@ -99,6 +99,40 @@ describe('query limits', () => {
     expect(e.message).toBe(`first must be 1 to 100 (got ${first})`);
   });
 
+  it('refuses variables too many or too deep to coerce before coercing any (HTTP and graphql-ws), and names only the first bad one', async () => {
+    const PLAY = 'mutation($i: PlayTileInput!) { playTile(input: $i) { id } }';
+    const unknownKeys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, k) => [`k${k}`, 1]));
+    // 40,000 unknown fields: graphql-js would report each, quoting the whole object, for minutes.
+    const wide = await refused(PLAY, { i: unknownKeys(40_000) });
+    expect(wide.extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'variables.values', max: 1000 });
+    // A list nested 20,000 deep (written out by hand: JSON.stringify recurses): graphql-js would recurse too.
+    const query = 'mutation($w: CreateWebhookInput!) { createWebhook(input: $w) { secret } }';
+    const deep = `${'['.repeat(20_000)}"TURN"${']'.repeat(20_000)}`;
+    const before = statements();
+    const res = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"query":${JSON.stringify(query)},"variables":{"w":{"url":"https://example.com/x","events":${deep}}}}`,
+    });
+    const nested = ((await res.json()) as { errors: GqlErrorShape[] }).errors[0];
+    expect(nested.extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'variables.depth', max: 10 });
+    expect(statements()).toBe(before);
+    // Within the bounds, the first value that does not fit its type is named, and only that one.
+    const few = await refused(PLAY, { i: { matchId, tile: { high: 1, low: 1 }, ...unknownKeys(500) } });
+    expect(few.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(few.message).toMatch(/Field "k0" is not defined by type "PlayTileInput"/);
+    expect(few.message).not.toMatch(/"k1" is not defined/);
+
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    ws.subscribe('wide', PLAY, { i: unknownKeys(5_000) }); // 54 KB: within a message's 64 KiB
+    await ws.until(() => ws.of('wide').length > 0);
+    const [m] = ws.of('wide');
+    expect(m.type).toBe('error');
+    expect((m.payload as GqlErrorShape[])[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', limit: 'variables.values' });
+    ws.terminate();
+  });
+
   it('applies the same rules to graphql-ws subscribe messages, queries included', async () => {
     // Fine as one query (~45,000), but a subscription answers it again for every event (×10).
     const everyRound = Array.from({ length: 30 }, (_, i) => `r${i}: rounds { moves { seq seat type tile { high low } end points count } }`).join(' ');

@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE, MAX_PAGE } from '../common/pagination.js';
+import { variablesShapeError } from './variables-shape.js';
 
 /**
  * What a field costs, in units of "one value written into the answer". A field costs 1 plus what
@@ -82,9 +83,12 @@ export function queryCostError(
   maxCost: number,
   maxCounts = Infinity,
 ): GraphQLError | null {
+  // The variables first, so that nothing below coerces variables that are refused.
+  const badVariables = variablesShapeError(variables) ?? variablesError(schema, document, variables, operationName);
+  if (badVariables) return badVariables;
   const byOperation = rememberedCosts(document);
   const remembered = byOperation?.get(operationName ?? '');
-  if (remembered) return variablesError(schema, document, variables, operationName) ?? remembered(maxCost, maxCounts);
+  if (remembered) return remembered(maxCost, maxCounts);
   const outcome = costOf(schema, document, variables, operationName);
   if (outcome instanceof GraphQLError) return outcome;
   // A refusal for bad variables is not the document's: only a clean costing is remembered.
@@ -118,7 +122,10 @@ function costDependsOnVariables(document: DocumentNode): boolean {
   return depends;
 }
 
-/** The variables checked as getComplexity checks them: the same refusal, as BAD_USER_INPUT. */
+/**
+ * The variables coerced as execution coerces them, refused as BAD_USER_INPUT at the first value
+ * that does not fit its type: the rest are not looked at (each error quotes the value it sits in).
+ */
 function variablesError(
   schema: GraphQLSchema,
   document: DocumentNode,
@@ -127,10 +134,8 @@ function variablesError(
 ): GraphQLError | null {
   const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
   if (definitions.length === 0) return null;
-  const coerced = getVariableValues(schema, definitions, variables ?? {});
-  const last = coerced.errors?.at(-1);
-  // getComplexity throws the last error it found: the same message either way.
-  return last ? new GraphQLError(last.message, { extensions: { code: 'BAD_USER_INPUT' } }) : null;
+  const first = getVariableValues(schema, definitions, variables ?? {}, { maxErrors: 1 }).errors?.[0];
+  return first ? new GraphQLError(first.message, { extensions: { code: 'BAD_USER_INPUT' } }) : null;
 }
 
 function costOf(
