@@ -81,6 +81,9 @@ describe('every catalogued code and reason, reached through the API', () => {
     expect(await post({ query: '{ nope }' })).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(await post({ variables: {} })).toBe('BAD_REQUEST');
     expect(await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } })).toBe('PERSISTED_QUERY_NOT_FOUND');
+    // Refusals Apollo raises without a code of its own are the client's mistake too.
+    expect(await post({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } })).toBe('BAD_REQUEST');
+    expect(await post({ query: '{ __typename }', extensions: { persistedQuery: { version: 2, sha256Hash: 'abc' } } })).toBe('BAD_REQUEST');
     expect(await post({ query: 'query A { __typename } query B { __typename }' })).toBe('OPERATION_RESOLUTION_FAILURE');
   });
 

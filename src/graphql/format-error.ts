@@ -33,8 +33,21 @@ export function formatError(log: (err: unknown) => void, limits: QueryLimits, co
       const { stacktrace: _stack, http: _http, ...extensions } = formatted.extensions ?? {};
       return { ...formatted, extensions };
     }
+    if ((code === undefined || code === INTERNAL_ERROR_CODE) && isClientStatus(error)) {
+      // Apollo refuses a few malformed requests with a 4xx status and no code of their own ("provided
+      // sha does not match query", an unsupported persisted-query version), which it fills in as
+      // INTERNAL_SERVER_ERROR: the client's mistake, not a bug.
+      count('BAD_REQUEST');
+      return { message: formatted.message, extensions: { code: 'BAD_REQUEST' } };
+    }
     count(INTERNAL_ERROR_CODE);
     log(error);
     return { message: 'Internal server error', path: formatted.path, extensions: { code: INTERNAL_ERROR_CODE } };
   };
+}
+
+/** An error raised with an HTTP 4xx status (Apollo's request errors carry it in extensions.http). */
+function isClientStatus(error: unknown): boolean {
+  const status = (error as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
 }
