@@ -41,6 +41,17 @@ describe('the SSRF guard', () => {
     expect(urlProblem('http://127.0.0.1:3000/x', true)).toBeNull();
   });
 
+  it('says of a name that does not resolve what it says of a private one: the owner cannot tell them apart', async () => {
+    const lookup = guardedLookup(false);
+    const nowhere = 'no-such-host.invalid';
+    const err = await new Promise<Error | null>((resolve) => lookup(nowhere, {}, (e) => resolve(e)));
+    expect(err?.message).toBe(`${nowhere} is not a public address (after DNS resolution)`);
+    expect((err as BlockedAddressError).detail).toMatch(/does not resolve/);
+    // With private addresses allowed (development), the resolver's own error comes through.
+    const open = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup(true)(nowhere, {}, (e) => resolve(e)));
+    expect(open?.code).toMatch(/ENOTFOUND|EAI_AGAIN/);
+  });
+
   it('refuses a name that resolves to a loopback address, after the lookup', async () => {
     const lookup = guardedLookup(false);
     const err = await new Promise<Error | null>((resolve) => lookup('localhost', {}, (e) => resolve(e)));

@@ -74,9 +74,11 @@ export function hostOf(url: URL): string {
 }
 
 /**
- * A name that resolved to a non-public address. Its message is stored in the delivery log, which
- * the endpoint's owner reads: it names the host they gave, never what it resolved to (that would
- * map this server's internal DNS for them). `detail` has the address, for the server's log only.
+ * A name that resolved to a non-public address, or to none at all. Its message is stored in the
+ * delivery log, which the endpoint's owner reads: it names the host they gave and says the same
+ * either way, never what the name resolved to nor whether it resolved (that would map this
+ * server's internal DNS for them: a name only this network knows would read differently from one
+ * nobody knows). `detail` says which, for the server's log only.
  */
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
@@ -97,10 +99,12 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 export function guardedLookup(allowPrivate: boolean) {
   return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err && !allowPrivate) return callback(new BlockedAddressError(hostname, `${hostname} does not resolve: ${err.code ?? err.message}`), []);
       if (err) return callback(err, []);
       const list = addresses;
       const bad = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
       if (bad) return callback(new BlockedAddressError(hostname, `${hostname} resolves to ${bad.address}, not a public address`), []);
+      if (list.length === 0 && !allowPrivate) return callback(new BlockedAddressError(hostname, `${hostname} has no address`), []);
       if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
       if (options.all) return callback(null, list);
       callback(null, list[0].address, list[0].family);
