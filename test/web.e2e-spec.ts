@@ -247,6 +247,24 @@ describeInBrowser('web client in Chromium', () => {
     throw new Error('Bob never handed the turn back');
   }
 
+  it('forbids framing by another site and runs nothing but its own files (the other tests see no policy violation)', async () => {
+    for (const path of ['/', '/index.html', '/app.js']) {
+      const res = await fetch(`${app.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+    // A page of another origin that frames the client gets no client in its frame.
+    const w = await watchedPage(browser);
+    await w.page.setContent(`<iframe src="${app.url}/" id="f"></iframe>`);
+    const frame = await (await w.page.waitForSelector('#f')).contentFrame();
+    await frame?.waitForLoadState('load');
+    expect(frame && (await frame.$('main#app'))).toBeFalsy();
+    await w.page.close();
+  });
+
   it("shows the server's refusals in words", async () => {
     const w = await open('/#/match/00000000-0000-4000-8000-000000000000');
     await w.page.locator('#error', { hasText: 'No such match.' }).waitFor();

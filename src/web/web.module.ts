@@ -19,6 +19,24 @@ export function webClientRoot(): string | null {
 }
 
 /**
+ * The web client's own policy: its page is never framed by another site (the page holds a token
+ * and has Resign and Play buttons, so a framing page could trick a player into clicking them),
+ * runs only its own script and styles (it has no inline ones), and talks only to this server.
+ */
+export const WEB_CLIENT_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+function setWebClientHeaders(res: { setHeader(name: string, value: string): unknown }): void {
+  for (const [name, value] of Object.entries(WEB_CLIENT_HEADERS)) res.setHeader(name, value);
+}
+
+/**
  * Serves the web client at / and, when enabled, the GraphQL IDE's files, with @fastify/static 9
  * (made for Fastify 5). Not 10, the range @nestjs/platform-fastify names as an optional peer (so
  * `npm ls` calls 9 invalid): 10 requires an ESM-only content-disposition, which the e2e suites'
@@ -38,7 +56,7 @@ export class WebModule implements OnModuleInit {
     const root = webClientRoot();
     // wildcard: false routes exactly the files present at start-up, so no catch-all route
     // shadows the API's 404s.
-    if (root) await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: 'index.html' });
+    if (root) await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: 'index.html', setHeaders: setWebClientHeaders });
     else this.logger.warn('web client not built (npm run build): nothing is served at /');
     if (this.config.graphqlIde) {
       await fastify.register(fastifyStatic, { root: getDistDirectory(), prefix: IDE_ASSETS_PREFIX, wildcard: false, decorateReply: false });
