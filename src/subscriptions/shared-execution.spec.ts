@@ -23,7 +23,7 @@ describe('executeEvent', () => {
   beforeEach(() => (calls = 0));
 
   it('executes a shareable payload once per document and variables, whoever asks', async () => {
-    const payload = shareablePayload(rootOf(7));
+    const payload = shareablePayload(rootOf(7), { forAnyone: false });
     const r1 = await executeEvent({ ...args(small), contextValue: { who: 1 } }, payload);
     const r2 = await executeEvent({ ...args(small), contextValue: { who: 2 } }, payload);
     expect(r1).toBe(r2);
@@ -36,6 +36,20 @@ describe('executeEvent', () => {
     expect(calls).toBe(3);
   });
 
+  it("runs a view for anyone without a caller, so no subscriber gets another's caller-only answer; a seat's view keeps its caller", async () => {
+    const callerSchema = buildSchema('type Query { x: Int } type Subscription { ev: Ev } type Ev { mine: String }');
+    const doc = parse('subscription { ev { mine } }');
+    // A field that answers its caller alone, as Player.webhooks does.
+    const root = () => ({ ev: { mine: (_: unknown, ctx: { player: { id: string } | null }) => (ctx.player ? `secret of ${ctx.player.id}` : null) } });
+    const run = (payload: object, player: string) =>
+      executeEvent({ schema: callerSchema, document: doc, contextValue: { player: { id: player }, connection: {} } }, payload);
+    const spectators = shareablePayload(root(), { forAnyone: true });
+    expect(await run(spectators, 'first')).toEqual({ data: { ev: { mine: null } } });
+    expect(await run(spectators, 'second')).toEqual({ data: { ev: { mine: null } } });
+    const seat = shareablePayload(root(), { forAnyone: false });
+    expect(await run(seat, 'seated')).toEqual({ data: { ev: { mine: 'secret of seated' } } });
+  });
+
   it('executes an unmarked payload for each subscriber', async () => {
     const payload = rootOf(3);
     await executeEvent(args(small), payload);
@@ -44,8 +58,8 @@ describe('executeEvent', () => {
   });
 
   it('never shares between two payloads of the same shape', async () => {
-    const r1 = await executeEvent(args(small), shareablePayload(rootOf(1)));
-    const r2 = await executeEvent(args(small), shareablePayload(rootOf(2)));
+    const r1 = await executeEvent(args(small), shareablePayload(rootOf(1), { forAnyone: false }));
+    const r2 = await executeEvent(args(small), shareablePayload(rootOf(2), { forAnyone: false }));
     expect([r1, r2]).toEqual([{ data: { ev: { n: 1 } } }, { data: { ev: { n: 2 } } }]);
   });
 });
@@ -72,7 +86,7 @@ describe('subscribeShared', () => {
   it('writes a shareable result directly while the reader waits; anything else reaches the reader', async () => {
     const { source, written, stream } = await subscription();
     const reading = stream.next();
-    const shared = shareablePayload({ ev: { n: 1 } });
+    const shared = shareablePayload({ ev: { n: 1 } }, { forAnyone: false });
     source.push(shared);
     source.push(shared);
     await new Promise((r) => setImmediate(r));
@@ -84,7 +98,7 @@ describe('subscribeShared', () => {
   it('leaves the value to the reader when the connection refuses a direct write', async () => {
     const { source, written, stream } = await subscription(() => false);
     const reading = stream.next();
-    source.push(shareablePayload({ ev: { n: 3 } }));
+    source.push(shareablePayload({ ev: { n: 3 } }, { forAnyone: false }));
     expect(await reading).toEqual({ value: { data: { ev: { n: 3 } } }, done: false });
     expect(written).toEqual([]);
   });

@@ -11,7 +11,11 @@ import { PushIterator } from './push-iterator.js';
  *
  * Sound only because the fields under a shareable payload resolve from the payload alone, never
  * from the subscriber's context: the view (seat or spectator) is already fixed by the payload
- * (match-feed builds one per view). A payload that is not marked runs per subscriber, as before.
+ * (match-feed builds one per view). A seat's view goes only to that seat's player, so its
+ * subscribers share one caller; a spectators' view goes to anyone, so it runs with no caller at
+ * all: a field that answers its caller alone (`Player.toMoveCount`, `Player.webhooks`), reached
+ * through a spectator's payload, cannot hand the first subscriber's answer to the others. A
+ * payload that is not marked runs per subscriber, as before.
  *
  * A shared result is also serialized once: while graphql-ws waits for a subscription's next
  * value (everything before it was written), the value is written to the socket directly, its
@@ -20,7 +24,8 @@ import { PushIterator } from './push-iterator.js';
  * socket, which at 10,000 watchers of one match took most of a move's fan-out.
  */
 
-const shareable = new WeakSet<object>();
+/** Shareable payloads, and whether theirs is a view for anyone (a spectators'), run without a caller. */
+const shareable = new WeakMap<object, { forAnyone: boolean }>();
 /** A shared result's JSON (the payload of every subscriber's `next` message) and the messages built around it. */
 const serialized = new WeakMap<ExecutionResult, SerializedPayload>();
 const results = new WeakMap<object, Map<string, ExecutionResult | Promise<ExecutionResult>>>();
@@ -29,9 +34,13 @@ let nextDocumentId = 1;
 /** A subscription's arguments are one object for its whole life: its key is worked out once. */
 const selectionKeys = new WeakMap<ExecutionArgs, string>();
 
-/** Marks a payload that every subscriber it is pushed to may see, whoever they are. */
-export function shareablePayload<T extends object>(payload: T): T {
-  shareable.add(payload);
+/**
+ * Marks a payload that every subscriber it is pushed to may see. `forAnyone`: it is pushed to
+ * subscribers who are different callers (a spectators' view), so it is executed without a caller;
+ * otherwise every subscriber it reaches is the same caller (a seat's view).
+ */
+export function shareablePayload<T extends object>(payload: T, { forAnyone }: { forAnyone: boolean }): T {
+  shareable.set(payload, { forAnyone });
   return payload;
 }
 
@@ -61,10 +70,16 @@ export function executeEvent(args: ExecutionArgs, payload: unknown): ExecutionRe
   const key = selectionKey(args);
   let result = byKey.get(key);
   if (!result) {
-    const executed = execute({ ...args, rootValue: payload });
+    const contextValue = shareable.get(payload)!.forAnyone ? withoutCaller(args.contextValue) : args.contextValue;
+    const executed = execute({ ...args, contextValue, rootValue: payload });
     byKey.set(key, (result = executed instanceof Promise ? executed.then(plain) : plain(executed)));
   }
   return result;
+}
+
+/** The subscriber's context as an anonymous caller's: the same connection, no player. */
+function withoutCaller(context: unknown): unknown {
+  return typeof context === 'object' && context !== null ? { ...context, player: null } : context;
 }
 
 /**

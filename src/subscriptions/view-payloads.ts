@@ -25,11 +25,12 @@ export class ViewPayloads {
     build: (e: EventWithMove, match: Match) => MatchEvent,
   ): EventPayload[] {
     const match = this.matchFor(record, viewer);
+    const forAnyone = match.ref.viewerSeat === null; // a spectators' view: every non-player shares it
     let built = this.events.get(match);
     if (!built) this.events.set(match, (built = new WeakMap()));
     return events.map((e) => {
       let payload = built.get(e);
-      if (!payload) built.set(e, (payload = shareablePayload({ matchEvents: build(e, match) })));
+      if (!payload) built.set(e, (payload = shareablePayload({ matchEvents: build(e, match) }, { forAnyone })));
       return payload;
     });
   }
