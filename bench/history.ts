@@ -430,9 +430,14 @@ async function underFlood(stage: Stage, url: string): Promise<{ times: number[];
  * phases each, alternating, so drift on the machine hits both alike.
  */
 async function countFlood(stage: Stage): Promise<Record<string, number>> {
-  const ungated = await startServer(loadConfig({ ...serverEnv(stage.url), DB_GLOBAL_COUNTS: String(FLOODERS) }), { logger: false });
+  // Two instances on one database: the stage's own server (PUBSUB=memory) steps aside.
+  await stage.server?.close();
+  stage.server = null;
+  const instance = (globalCounts: number) =>
+    startServer(loadConfig({ ...serverEnv(stage.url), PUBSUB: 'postgres', DB_GLOBAL_COUNTS: String(globalCounts) }), { logger: false });
+  const [gated, ungated] = [await instance(1), await instance(FLOODERS)];
   try {
-    const gatedUrl = stage.server!.url;
+    const gatedUrl = gated.url;
     const alone = await pageTimes(stage, gatedUrl);
     const phases = { gated: { times: [] as number[], counts: 0 }, ungated: { times: [] as number[], counts: 0 } };
     for (let round = 0; round < 2; round++) {
@@ -459,7 +464,7 @@ async function countFlood(stage: Stage): Promise<Record<string, number>> {
     );
     return { floodPageP99RatioGated: g / a, floodPageP99RatioUngated: u / a };
   } finally {
-    await ungated.close();
+    await Promise.all([gated.close(), ungated.close()]);
   }
 }
 
