@@ -57,4 +57,19 @@ describe('queryCostError', () => {
     expect(counts('{ a: items { totalCount @skip(if: true) } b: items { totalCount @include(if: false) } }')).toBe(2);
     expect(counts('{ a: leaderboard { edges { id } } b: leaderboard { totalCount } c: items { edges { id } } }')).toBe(2);
   });
+
+  it('walks each fragment once, however often it is spread: a doubling chain under @skip is counted, not expanded', () => {
+    // F0 spreads F1 twice, F1 spreads F2 twice, …: 2^60 paths, which expanding would never finish.
+    const chain = Array.from({ length: 60 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ');
+    const leaf = (inner: string) => `fragment F60 on Query { ${inner} }`;
+    const skipped = (inner: string) => parse(`query { ...F0 @skip(if: true) __typename } ${chain} ${leaf(inner)}`);
+    expect(queryCostError(schema, skipped('__typename'), {}, undefined, 1_000, 3)).toBeNull();
+    expect(queryCostError(schema, skipped('items { totalCount }'), {}, undefined, 1_000, 3)?.extensions).toMatchObject({
+      limit: 'GRAPHQL_MAX_COUNTS',
+      counts: 2 ** 60,
+    });
+    // Under a leaderboard a fragment's own totalCount is the leaderboard's: the same fragment counts differently there.
+    const both = parse('{ leaderboard { ...T } items { ...T } } fragment T on Page { totalCount }');
+    expect(queryCostError(schema, both, {}, undefined, 1_000, 0)?.extensions.counts).toBe(2);
+  });
 });

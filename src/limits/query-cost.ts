@@ -194,21 +194,32 @@ const ALWAYS_COUNTS = 'leaderboard';
  * are spread, and directives ignored: a field under `@skip` is still counted, as the resolvers
  * still count it (selectsField: when in doubt, selected). A `totalCount` is one count; so is a
  * `leaderboard`, which counts to rank its page whether or not `totalCount` is asked for (its own
- * `totalCount` comes from that count). Run after the costing, which bounds the fields visited.
+ * `totalCount` comes from that count).
  */
 function countsIn(document: DocumentNode, operationName: string | null | undefined): number {
   const fragments = new Map(
     document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d.selectionSet] as const),
   );
-  const walk = (set: SelectionSetNode | undefined, parent: string, depth: number): number =>
-    depth > MAX_QUERY_NODES
-      ? 0
-      : (set?.selections ?? []).reduce((n, s) => {
-          if (s.kind === Kind.INLINE_FRAGMENT) return n + walk(s.selectionSet, parent, depth + 1);
-          if (s.kind === Kind.FRAGMENT_SPREAD) return n + walk(fragments.get(s.name.value), parent, depth + 1);
-          const name = s.name.value;
-          const own = name === ALWAYS_COUNTS || (name === 'totalCount' && parent !== ALWAYS_COUNTS) ? 1 : 0;
-          return n + own + walk(s.selectionSet, name, depth + 1);
-        }, 0);
-  return walk(getOperationAST(document, operationName)?.selectionSet, '', 0);
+  // A fragment's counts depend only on whether it is spread right under a leaderboard: each is
+  // worked out once per case, so a chain of fragments spreading the next twice costs a walk of the
+  // text, not 2^n (directives are ignored, so @skip hides no spread from this walk).
+  const known = new Map<string, number>();
+  const walk = (set: SelectionSetNode | undefined, parent: string): number =>
+    (set?.selections ?? []).reduce((n, s) => {
+      if (s.kind === Kind.INLINE_FRAGMENT) return n + walk(s.selectionSet, parent);
+      if (s.kind === Kind.FRAGMENT_SPREAD) return n + spread(s.name.value, parent === ALWAYS_COUNTS);
+      const name = s.name.value;
+      const own = name === ALWAYS_COUNTS || (name === 'totalCount' && parent !== ALWAYS_COUNTS) ? 1 : 0;
+      return n + own + walk(s.selectionSet, name);
+    }, 0);
+  const spread = (name: string, underLeaderboard: boolean): number => {
+    const key = `${name}\u0000${underLeaderboard}`;
+    const seen = known.get(key);
+    if (seen !== undefined) return seen;
+    known.set(key, 0); // a cycle (refused by validation anyway) counts nothing more
+    const n = walk(fragments.get(name), underLeaderboard ? ALWAYS_COUNTS : '');
+    known.set(key, n);
+    return n;
+  };
+  return walk(getOperationAST(document, operationName)?.selectionSet, '');
 }
