@@ -24,6 +24,13 @@ describe('shared validators', () => {
     ['x'.repeat(41), '41 characters'],
   ])('refuses a name of %j (%s)', (name) => expect(refused(() => playerName(name))).toBe('BAD_USER_INPUT'));
 
+  it('refuses a name too long to normalise before normalising it (NFC reorders runs of combining marks in quadratic time)', () => {
+    const marks = `a${'\u0301\u0316'.repeat(260_000)}`; // about 1 MiB: normalising it would take minutes
+    expect(refused(() => playerName(marks))).toBe('BAD_USER_INPUT');
+    // A name of 40 characters (code points) once composed, sent decomposed, is still taken.
+    expect(playerName('e\u0301\u0316'.repeat(20))).toBe('\u00e9\u0316'.repeat(20));
+  });
+
   it('trims and normalises names, counts code points, keeps ZWJ sequences', () => {
     expect(playerName('  Zoe\u0301 ')).toBe('Zo\u00e9');
     expect(playerName('🀄'.repeat(40))).toBe('🀄'.repeat(40));
