@@ -1,7 +1,11 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import pLimit, { type LimitFunction } from 'p-limit';
+import { ApiError } from '../common/api-error.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+
+/** Counts one process lets wait for their turn; past it a count is refused at once. */
+export const MAX_WAITING_COUNTS = 1_000;
 
 /**
  * Counts over everyone: a `matches` list not scoped to a player that selects `totalCount`, and
@@ -12,13 +16,20 @@ import { MetricsService } from '../metrics/metrics.service.js';
  * their turn here, in order, holding no connection. However many clients ask (or however often
  * one does), counts take at most that share of the database, and commands and every other read
  * keep the rest. Counts scoped to one player read that player's rows only and are not held.
+ *
+ * The wait is bounded as a pooled connection's is: a count whose turn comes after
+ * DB_ACQUIRE_TIMEOUT_MS is not run (its client may be gone, and a backlog would only grow), and
+ * one that would join MAX_WAITING_COUNTS others is refused at once. Either is RATE_LIMITED with a
+ * `retryAfter` of a second: the server, not the caller, is busy, and the caller may try again.
  */
 @Injectable()
 export class GlobalCounts {
   private readonly limit: LimitFunction;
+  private readonly maxWaitMs: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Optional() metrics?: MetricsService) {
     this.limit = pLimit(config.limits.db.globalCounts);
+    this.maxWaitMs = config.limits.db.acquireTimeoutMs;
     if (metrics?.enabled) {
       metrics.gauge(
         'dominoes_global_counts_running',
@@ -29,8 +40,18 @@ export class GlobalCounts {
     }
   }
 
-  /** Runs `read`, which counts over everyone, when its turn comes. */
+  /** Runs `read`, which counts over everyone, when its turn comes (or refuses it: see above). */
   run<T>(read: () => Promise<T>): Promise<T> {
-    return this.limit(read);
+    if (this.limit.pendingCount >= MAX_WAITING_COUNTS) return Promise.reject(busy(`${MAX_WAITING_COUNTS} are waiting already`));
+    const queuedAt = Date.now();
+    return this.limit(() => {
+      const waited = Date.now() - queuedAt;
+      if (waited > this.maxWaitMs) throw busy(`this one waited ${waited} ms`);
+      return read();
+    });
   }
+}
+
+function busy(why: string): ApiError {
+  return new ApiError('RATE_LIMITED', `too many counts over every match or player at once (${why}): retry after 1 s`, { retryAfter: 1 });
 }
