@@ -10,6 +10,7 @@ import type { SocketSessions } from '../players/socket-sessions.js';
 import { RateLimitedError, type RateLimits } from '../rate-limits/rate-limits.service.js';
 import type { WsKeepAlive } from '../realtime/ws-keepalive.js';
 import type { WsConnections } from '../limits/ws-connections.js';
+import { clientKey } from '../rate-limits/client-key.js';
 
 type WsExtra = { socket?: WebSocket; request?: IncomingMessage; session?: Session | null; address?: string };
 
@@ -56,7 +57,7 @@ export function graphqlContext({ players, limits, connections }: Pick<TransportD
     try {
       const session = await players.session(req.headers?.authorization);
       if (session) await limits.consume('httpPlayer', session.player.id);
-      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: req.ip ?? 'unknown', transport: 'http' };
+      return { player: session?.player ?? null, tokenHash: session?.tokenHash ?? null, address: clientKey(req.ip ?? 'unknown'), transport: 'http' };
     } catch (e) {
       // Thrown before any resolver runs, so Nest's filter never sees it: shape it for Apollo.
       if (e instanceof RateLimitedError) throw rateLimitedGraphQLError(e);
@@ -134,7 +135,7 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
     const extra = ctx.extra as WsExtra;
     const socket = extra.socket;
     if (socket) keepAlive.track(socket);
-    extra.address = extra.request?.socket.remoteAddress ?? 'unknown';
+    extra.address = clientKey(extra.request?.socket.remoteAddress ?? 'unknown');
     try {
       await limits.consume('wsConnect', extra.address);
     } catch (e) {

@@ -6,6 +6,7 @@ import type { WebSocket } from 'ws';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { Limits } from '../config/limits.config.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { clientKey } from '../rate-limits/client-key.js';
 
 /**
  * Close codes of the graphql-ws connection set by these limits (the README lists them with the
@@ -56,7 +57,7 @@ export class WsConnections implements OnApplicationShutdown {
 
   /** At the upgrade request: false refuses it (HTTP 429) when its address holds WS_MAX_SOCKETS_PER_ADDRESS. */
   admit(req: IncomingMessage): boolean {
-    const address = req.socket.remoteAddress ?? '';
+    const address = clientKey(req.socket.remoteAddress ?? '');
     const open = this.byAddress.get(address) ?? 0;
     if (open >= this.limits.maxSocketsPerAddress) return false;
     this.byAddress.set(address, open + 1);

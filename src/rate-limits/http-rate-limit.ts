@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { RateLimitedError, type RateLimits } from './rate-limits.service.js';
+import { clientKey } from './client-key.js';
 
 /**
  * Every HTTP request but the health checks spends from its address's budget before any parsing:
@@ -10,7 +11,7 @@ export function limitHttpByAddress(fastify: FastifyInstance, limits: RateLimits)
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/health')) return;
     try {
-      await limits.consume('httpAddress', request.ip);
+      await limits.consume('httpAddress', clientKey(request.ip));
     } catch (e) {
       if (!(e instanceof RateLimitedError)) throw e;
       const { code, message, retryAfter } = e;
