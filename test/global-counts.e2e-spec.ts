@@ -1,3 +1,4 @@
+import { Agent, request } from 'undici';
 import { HistoryRepository } from '../src/history/history.repository.js';
 import { StatsRepository } from '../src/history/stats.repository.js';
 import { startTestApp, type TestApp } from './support/app.js';
@@ -66,5 +67,39 @@ describe('counts over every match or player (DB_GLOBAL_COUNTS=1)', () => {
     expect(listed.matches.edges).toHaveLength(players.length);
     // The page without a count went past the queue of six counts, each 100 ms or more.
     expect(done.indexOf('plain')).toBeLessThan(done.indexOf('count5'));
+  });
+
+  it("serves client addresses in turns: a flood from one address delays another's count by one count, and past 10 waiting it is refused", async () => {
+    // Two clients of two addresses: all of 127.0.0.0/8 is this machine's loopback.
+    const from = (localAddress: string) => {
+      const dispatcher = new Agent({ localAddress });
+      return async (query: string) => {
+        const res = await request(`${app.url}/graphql`, {
+          method: 'POST',
+          dispatcher,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query }),
+        });
+        return (await res.body.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+      };
+    };
+    const flooder = from('127.0.0.1');
+    const other = from('127.0.0.2');
+    const count = '{ matches(status: WAITING) { totalCount } }';
+
+    const done: string[] = [];
+    // One running and ten waiting: the most one address may have waiting; the twelfth is refused at once.
+    const flood = Array.from({ length: 12 }, (_, i) => flooder(count).then((r) => (r.errors || done.push(`flood${i}`), r)));
+    await sleep(50);
+    const theirs = await other(count).then((r) => (done.push('other'), r));
+
+    expect(theirs).toEqual({ data: { matches: { totalCount: players.length } } });
+    // Round robin: of the counts that ran, the flood's first (running), its next, then the other address's.
+    expect(done.indexOf('other')).toBeLessThanOrEqual(2);
+    const answers = await Promise.all(flood);
+    const refused = answers.filter((a) => a.errors);
+    expect(refused).toHaveLength(1);
+    expect(refused[0].errors?.[0].extensions).toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1 });
+    expect(answers.filter((a) => !a.errors)).toEqual(Array(11).fill({ data: { matches: { totalCount: players.length } } }));
   });
 });

@@ -1,7 +1,7 @@
 import { Args, ID, Info, Int, Query, Resolver } from '@nestjs/graphql';
 import type { GraphQLResolveInfo } from 'graphql';
 import { selectsField } from '../common/selection.js';
-import { CurrentPlayer } from '../players/auth.js';
+import { ClientAddress, CurrentPlayer } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { MatchStatus } from '../matches/models/enums.js';
 import { MatchConnection } from '../matches/models/match-connection.model.js';
@@ -14,6 +14,7 @@ export class HistoryResolver {
   @Query(() => MatchConnection, { description: 'Matches, newest first, optionally of one player, of one status, created in [from, to).' })
   matches(
     @CurrentPlayer() viewer: Player | null,
+    @ClientAddress() address: string,
     @Info() info: GraphQLResolveInfo,
     @Args('playerId', { type: () => ID, nullable: true, description: 'Only matches this player sits in.' }) playerId?: string | null,
     @Args('status', { type: () => MatchStatus, nullable: true, description: 'Only matches in this status; omitted: any.' })
@@ -25,6 +26,6 @@ export class HistoryResolver {
   ): Promise<MatchConnection> {
     // The count reads every match that passes the filters: only when the client asks for it.
     const count = selectsField(info, 'totalCount');
-    return this.history.matches(viewer, { playerId, status, from, to, first, after }, count);
+    return this.history.matches(viewer, { playerId, status, from, to, first, after }, count, address);
   }
 }

@@ -16,7 +16,10 @@ export class HistoryService {
     private readonly globalCounts: GlobalCounts,
   ) {}
 
-  /** @param count whether to count every match that passes the filters (totalCount): it reads them all */
+  /**
+   * @param count whether to count every match that passes the filters (totalCount): it reads them all
+   * @param caller the client's address: whose turn it is when counts over every match wait (GlobalCounts)
+   */
   async matches(
     viewer: Player | null,
     args: {
@@ -28,6 +31,7 @@ export class HistoryService {
       after?: string | null;
     },
     count: boolean,
+    caller: string,
   ): Promise<MatchConnection> {
     if (args.playerId) assertId(args.playerId, 'player');
     if (args.from) dateInRange(args.from, 'from');
@@ -38,7 +42,7 @@ export class HistoryService {
     const includePrivate = !!args.playerId && args.playerId === viewer?.id;
     const read = () => this.repo.page({ ...args, includePrivate }, take + 1, after, count);
     // A count over every match waits its turn (GlobalCounts); one player's is that player's rows only.
-    const { rows, total } = await (count && !args.playerId ? this.globalCounts.run(read) : read());
+    const { rows, total } = await (count && !args.playerId ? this.globalCounts.run(caller, read) : read());
     const page = rows.slice(0, take);
     const edges = page.map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
     return {

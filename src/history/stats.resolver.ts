@@ -1,4 +1,5 @@
 import { Args, ID, Int, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { ClientAddress } from '../players/auth.js';
 import { Player } from '../players/models/player.model.js';
 import { LeaderboardConnection, PlayerStats } from './stats.models.js';
 import { StatsService } from './stats.service.js';
@@ -20,9 +21,10 @@ export class StatsResolver {
 
   @Query(() => LeaderboardConnection, { description: 'Players by wins, best first (ties: fewer matches played, then player id).' })
   leaderboard(
+    @ClientAddress() address: string,
     @Args('first', { type: () => Int, nullable: true, description: '1..100, default 20.' }) first?: number | null,
     @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' }) after?: string | null,
   ): Promise<LeaderboardConnection> {
-    return this.service.leaderboard({ first, after });
+    return this.service.leaderboard({ first, after }, address);
   }
 }

@@ -49,11 +49,12 @@ export class StatsService {
     return statsModel(await this.byPlayer.load(playerId));
   }
 
-  async leaderboard(args: { first?: number | null; after?: string | null }): Promise<LeaderboardConnection> {
+  /** @param caller the client's address: whose turn it is when counts over every player wait (GlobalCounts) */
+  async leaderboard(args: { first?: number | null; after?: string | null }, caller: string): Promise<LeaderboardConnection> {
     const take = pageSize(args.first);
     const after = args.after ? decodeKey(args.after) : null;
     // Every page counts over every player to rank itself: it waits its turn (GlobalCounts).
-    const { rows, before, total } = await this.globalCounts.run(() => this.repo.leaderboard(take + 1, after));
+    const { rows, before, total } = await this.globalCounts.run(caller, () => this.repo.leaderboard(take + 1, after));
     const edges = rows.slice(0, take).map((r, i) => ({
       cursor: encodeKey({ won: r.matchesWon, played: r.matchesPlayed, playerId: r.playerId }),
       node: { rank: before + i + 1, player: { id: r.playerId, name: r.playerName }, stats: statsModel(r) },

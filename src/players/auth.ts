@@ -67,6 +67,9 @@ export class AuthGuard implements CanActivate {
 /** The authenticated player, or null for an anonymous caller (use with AuthGuard to require one). */
 export const CurrentPlayer = createParamDecorator((_data: unknown, ctx: ExecutionContext): Player | null => contextOf(ctx).player);
 
+/** The client's address as the rate limits count it (an IPv6 address by its /64): whose turn a shared resource's queue serves. */
+export const ClientAddress = createParamDecorator((_data: unknown, ctx: ExecutionContext): string => contextOf(ctx).address);
+
 /** The authenticated player with the digest of the token used (with AuthGuard). */
 export const CurrentSession = createParamDecorator((_data: unknown, ctx: ExecutionContext): Session => {
   const { player, tokenHash, connection } = contextOf(ctx);

@@ -7,7 +7,7 @@ import { APP_CONFIG, type AppConfig } from '../../config/config.js';
 import { chooseBotAction, SEARCH_TIME_SHARE, type Action, type BotStrategy, type MatchView } from '../../domain/index.js';
 import type { BotJob, BotJobResult } from './bot-job.js';
 import type { BotMover } from './bot-mover.js';
-import { FairQueue } from './fair-queue.js';
+import { FairQueue } from '../../common/fair-queue.js';
 
 /** Strategies that search; the others decide in microseconds and stay in process. */
 const SEARCHING: ReadonlySet<BotStrategy> = new Set(['expert']);

@@ -12,6 +12,11 @@ export class FairQueue<T> {
     return this.count;
   }
 
+  /** Items of one key waiting. */
+  sizeOf(key: string): number {
+    return this.byKey.get(key)?.length ?? 0;
+  }
+
   push(key: string, item: T): void {
     const items = this.byKey.get(key);
     if (items) items.push(item);
