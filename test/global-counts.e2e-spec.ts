@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import { HistoryRepository } from '../src/history/history.repository.js';
 import { StatsRepository } from '../src/history/stats.repository.js';
+import { MatchmakingRepository } from '../src/matches/matchmaking.repository.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import type { GqlClient } from './support/gql.js';
 
@@ -42,31 +43,46 @@ describe('counts over every match or player (DB_GLOBAL_COUNTS=1)', () => {
     const stats = app.server.app.get(StatsRepository);
     const leaderboard = stats.leaderboard.bind(stats);
     stats.leaderboard = (take, after) => global.around(() => leaderboard(take, after));
+    const matchmaking = app.server.app.get(MatchmakingRepository);
+    const openCount = matchmaking.openCount.bind(matchmaking);
+    matchmaking.openCount = () => (openCounts++, global.around(openCount));
   });
+  let openCounts = 0;
   afterAll(() => app.close());
 
   it("runs them one at a time however many ask at once, with right answers; one player's counts and pages without a count do not wait", async () => {
     const waitingMatches = () => app.anon.request<{ matches: { totalCount: number } }>('{ matches(status: WAITING) { totalCount } }');
     const leaders = () => app.anon.request<{ leaderboard: { totalCount: number } }>('{ leaderboard(first: 5) { totalCount } }');
+    const open = () => app.anon.request<{ openMatches: { totalCount: number } }>('{ openMatches { totalCount } }');
     const own = (p: GqlClient) =>
       p.request<{ matches: { totalCount: number } }>('query($p: ID!) { matches(playerId: $p) { totalCount } }', { p: p.id });
     const plain = () => app.anon.request<{ matches: { edges: unknown[] } }>('{ matches(status: WAITING) { edges { node { id } } } }');
 
     const done: string[] = [];
     const tag = <T>(name: string, p: Promise<T>): Promise<T> => p.then((v) => (done.push(name), v));
-    const counts = Array.from({ length: 6 }, (_, i) => tag<unknown>(`count${i}`, i % 2 ? leaders() : waitingMatches()));
+    const counts = Array.from({ length: 9 }, (_, i) => tag<unknown>(`count${i}`, [waitingMatches, leaders, open][i % 3]()));
     const mine = players.map((p) => own(p));
     const page = tag('plain', plain());
     const [answers, owns, listed] = await Promise.all([Promise.all(counts), Promise.all(mine), page]);
 
     expect(global.most).toBe(1);
     expect(scoped.most).toBe(players.length);
-    expect(answers.filter((_, i) => i % 2 === 0)).toEqual([0, 2, 4].map(() => ({ matches: { totalCount: players.length } })));
-    expect(answers.filter((_, i) => i % 2 === 1)).toEqual([1, 3, 5].map(() => ({ leaderboard: { totalCount: 0 } })));
+    expect(answers.filter((_, i) => i % 3 === 0)).toEqual([0, 1, 2].map(() => ({ matches: { totalCount: players.length } })));
+    expect(answers.filter((_, i) => i % 3 === 1)).toEqual([0, 1, 2].map(() => ({ leaderboard: { totalCount: 0 } })));
+    expect(answers.filter((_, i) => i % 3 === 2)).toEqual([0, 1, 2].map(() => ({ openMatches: { totalCount: players.length } })));
     expect(owns).toEqual(players.map(() => ({ matches: { totalCount: 1 } })));
     expect(listed.matches.edges).toHaveLength(players.length);
-    // The page without a count went past the queue of six counts, each 100 ms or more.
-    expect(done.indexOf('plain')).toBeLessThan(done.indexOf('count5'));
+    // The page without a count went past the queue of nine counts, each 100 ms or more.
+    expect(done.indexOf('plain')).toBeLessThan(done.indexOf('count8'));
+  });
+
+  it('counts the open matches only when totalCount is asked for', async () => {
+    const before = openCounts;
+    const page = await app.anon.request<{ openMatches: { edges: unknown[] } }>('{ openMatches { edges { node { id } } } }');
+    expect(page.openMatches.edges).toHaveLength(players.length);
+    expect(openCounts).toBe(before);
+    await app.anon.request('{ openMatches { totalCount } }');
+    expect(openCounts).toBe(before + 1);
   });
 
   it("serves client addresses in turns: a flood from one address delays another's count by one count, and past 10 waiting it is refused", async () => {

@@ -62,7 +62,7 @@ export interface Limits {
   };
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number };
   /**
-   * statementTimeoutMs 0: none. globalCounts: counts over every match or player (src/history/global-counts.ts)
+   * statementTimeoutMs 0: none. globalCounts: counts over every match or player (src/database/global-counts.ts)
    * one process runs at once.
    */
   db: { acquireTimeoutMs: number; statementTimeoutMs: number; globalCounts: number };

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { BoardAtResolver } from './board-at.resolver.js';
-import { GlobalCounts } from './global-counts.js';
 import { HistoryRepository } from './history.repository.js';
 import { HistoryResolver } from './history.resolver.js';
 import { HistoryService } from './history.service.js';
@@ -15,7 +14,6 @@ import { StatsService } from './stats.service.js';
 @Module({
   controllers: [RecordController],
   providers: [
-    GlobalCounts,
     HistoryRepository,
     HistoryService,
     HistoryResolver,

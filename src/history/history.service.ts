@@ -5,7 +5,7 @@ import { dateInRange } from '../common/validate.js';
 import { matchModel } from '../matches/match-view.js';
 import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { Player } from '../players/models/player.model.js';
-import { GlobalCounts } from './global-counts.js';
+import { GlobalCounts } from '../database/global-counts.js';
 import { HistoryRepository } from './history.repository.js';
 import type { MatchConnection } from '../matches/models/match-connection.model.js';
 

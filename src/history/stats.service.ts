@@ -4,7 +4,7 @@ import { assertId, UUID } from '../common/ids.js';
 import { notACursor, pageSize } from '../common/pagination.js';
 import { INT32_MAX } from '../common/validate.js';
 import type { LeaderboardConnection, PlayerStats } from './stats.models.js';
-import { GlobalCounts } from './global-counts.js';
+import { GlobalCounts } from '../database/global-counts.js';
 import { StatsRepository, type LeaderKey, type StatsRow } from './stats.repository.js';
 
 export function statsModel(r: Omit<StatsRow, 'playerId' | 'playerName'> | null): PlayerStats {

@@ -35,18 +35,21 @@ export class MatchmakingRepository {
     return rows.map((r) => `${r.id}@${r.version}`);
   }
 
-  /** Open matches oldest first, after the (createdAt, id) key of the previous page's last; and how many there are. */
-  async openPage(take: number, after: { createdAt: Date; id: string } | null): Promise<{ rows: LoadedMatch[]; total: number }> {
+  /** Open matches oldest first, after the (createdAt, id) key of the previous page's last. */
+  async openPage(take: number, after: { createdAt: Date; id: string } | null): Promise<LoadedMatch[]> {
     const keyset = after ? Prisma.sql`AND (m."createdAt", m."id") > (${utc(after.createdAt)}, ${after.id}::uuid)` : Prisma.empty;
-    const [rows, count] = await Promise.all([
-      this.prisma.poolQuery<MatchRow>(Prisma.sql`
-        SELECT ${MATCH_COLUMNS}
-        FROM "Match" m
-        WHERE ${OPEN} ${keyset}
-        ORDER BY m."createdAt", m."id"
-        LIMIT ${take}::int`),
-      this.prisma.poolQuery<{ n: number }>(Prisma.sql`SELECT count(*)::int AS "n" FROM "Match" m WHERE ${OPEN}`),
-    ]);
-    return { rows: rows.map(loadedMatch), total: count[0]?.n ?? 0 };
+    const rows = await this.prisma.poolQuery<MatchRow>(Prisma.sql`
+      SELECT ${MATCH_COLUMNS}
+      FROM "Match" m
+      WHERE ${OPEN} ${keyset}
+      ORDER BY m."createdAt", m."id"
+      LIMIT ${take}::int`);
+    return rows.map(loadedMatch);
+  }
+
+  /** How many open matches there are: every one of them is read. */
+  async openCount(): Promise<number> {
+    const count = await this.prisma.poolQuery<{ n: number }>(Prisma.sql`SELECT count(*)::int AS "n" FROM "Match" m WHERE ${OPEN}`);
+    return count[0]?.n ?? 0;
   }
 }

@@ -1,7 +1,9 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, ID, Info, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { selectsField } from '../common/selection.js';
 import { MatchConnection } from './models/match-connection.model.js';
-import { AuthGuard, CurrentPlayer } from '../players/auth.js';
+import { AuthGuard, ClientAddress, CurrentPlayer } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';
 import { MatchmakingService } from './matchmaking.service.js';
@@ -23,10 +25,13 @@ export class MatchmakingResolver {
   })
   openMatches(
     @CurrentPlayer() viewer: Player | null,
+    @ClientAddress() address: string,
+    @Info() info: GraphQLResolveInfo,
     @Args('first', { type: () => Int, nullable: true, description: '1..100, default 20.' }) first?: number | null,
     @Args('after', { type: () => String, nullable: true, description: 'endCursor of the previous page.' }) after?: string | null,
   ): Promise<MatchConnection> {
-    return this.matchmaking.openMatches(viewer, { first, after });
+    // The count reads every open match: only when the client asks for it.
+    return this.matchmaking.openMatches(viewer, { first, after }, selectsField(info, 'totalCount'), address);
   }
 
   @Mutation(() => Match, {

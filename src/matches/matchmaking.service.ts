@@ -1,3 +1,4 @@
+import { GlobalCounts } from '../database/global-counts.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/api-error.js';
@@ -29,6 +30,7 @@ export class MatchmakingService {
   constructor(
     private readonly repo: MatchmakingRepository,
     private readonly runner: CommandRunner,
+    private readonly globalCounts: GlobalCounts,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.maxWaiting = config.maxWaitingMatches;
@@ -78,12 +80,33 @@ export class MatchmakingService {
   }
 
   /** Public WAITING matches with a free seat, oldest first. */
-  async openMatches(viewer: Player | null, args: { first?: number | null; after?: string | null }): Promise<MatchConnection> {
+  /**
+   * @param count whether to count every open match (totalCount): it reads them all, so it is made
+   * only when asked for, and waits its turn among the counts over everyone (GlobalCounts)
+   * @param caller the client's address: whose turn that is
+   */
+  async openMatches(
+    viewer: Player | null,
+    args: { first?: number | null; after?: string | null },
+    count: boolean,
+    caller: string,
+  ): Promise<MatchConnection> {
     const take = pageSize(args.first);
     const after = args.after ? decodeCursor(args.after) : null;
-    const { rows, total } = await this.repo.openPage(take + 1, after);
+    const [rows, total] = await Promise.all([
+      this.repo.openPage(take + 1, after),
+      count ? this.globalCounts.run(caller, () => this.repo.openCount()) : null,
+    ]);
     const edges = rows.slice(0, take).map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
-    return { totalCount: total, pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null }, edges };
+    return {
+      get totalCount(): number {
+        // Never read unless selected (see selectsField): a read here would be a wrong answer, so it is a loud one.
+        if (total === null) throw new Error('totalCount was not counted for this page');
+        return total;
+      },
+      pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null },
+      edges,
+    };
   }
 
   /** A match by id as this viewer may see it (Match.rematch). */
