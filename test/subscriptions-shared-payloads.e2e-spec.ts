@@ -175,7 +175,7 @@ describe('shared subscription payloads', () => {
     live.terminate();
     caughtUp.terminate();
   });
-  it("a spectator's payload resolves the rematch as a spectator's: a player of the rematch watching the old match shares no hand", async () => {
+  it("a spectator's payload resolves the rematch as a spectator's: a player of the rematch watching the old match shares no hand, nor any caller-only answer", async () => {
     const [a, b, x] = [await app.player('ra'), await app.player('rb'), await app.player('rx')];
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     const old = createMatch.id;
@@ -186,8 +186,19 @@ describe('shared subscription payloads', () => {
     const joined = await x.request<{ joinMatch: MatchT }>(M_JOIN, { id: rematch.id });
     expect(joined.joinMatch.status).toBe('IN_PROGRESS');
     const doc =
-      'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { mySeat rematch { id mySeat myHand { high low } } } } }';
-    type RematchEv = { seq: number; match: { mySeat: number | null; rematch: { id: string; mySeat: number | null; myHand: Tile[] | null } | null } };
+      'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { mySeat rematch { id mySeat myHand { high low } seats { player { id toMoveCount } } } } } }';
+    type RematchEv = {
+      seq: number;
+      match: {
+        mySeat: number | null;
+        rematch: {
+          id: string;
+          mySeat: number | null;
+          myHand: Tile[] | null;
+          seats: { player: { id: string; toMoveCount: number | null } | null }[];
+        } | null;
+      };
+    };
     const last = (await viewOf(a, old)).version;
     // X watches first (its view of the old match is a spectator's), then an anonymous socket, same text.
     const byX = new Subscriber<RematchEv>(app.url, x.token).subscribe(doc, { id: old }, (d) => d.matchEvents as RematchEv);
@@ -196,11 +207,20 @@ describe('shared subscription payloads', () => {
       for (const feed of [byX, anon]) await feed.until((r) => r.some((e) => e.match.rematch?.id === rematch.id));
       for (const feed of [byX, anon])
         for (const e of feed.received)
-          expect({ seq: e.seq, mySeat: e.match.mySeat, rematchHand: e.match.rematch?.myHand ?? null }).toEqual({
+          expect({
+            seq: e.seq,
+            mySeat: e.match.mySeat,
+            rematchHand: e.match.rematch?.myHand ?? null,
+            // Player.toMoveCount answers only its own caller: through a spectators' payload, nobody.
+            toMoveCounts: (e.match.rematch?.seats ?? []).map((s) => s.player?.toMoveCount ?? null),
+          }).toEqual({
             seq: e.seq,
             mySeat: null,
             rematchHand: null,
+            toMoveCounts: (e.match.rematch?.seats ?? []).map(() => null),
           });
+      // The rematch's seats were resolved, X's among them (so the field had a caller to leak).
+      expect(byX.received.at(-1)!.match.rematch!.seats.map((s) => s.player?.id)).toContain(x.id);
       // X sees its own hand where it sits: in the rematch itself.
       expect((await viewOf(x, rematch.id)).myHand!.length).toBeGreaterThan(0);
       expect(last).toBeGreaterThan(0);
