@@ -18,7 +18,10 @@ registerEnumType(WebhookEvent, {
     TURN: { description: 'A commit began your turn (data: matchId, matchVersion, seat, round).' },
     MATCH_STARTED: { description: 'A match you sit in started (data: matchId, matchVersion, seat).' },
     MATCH_FINISHED: { description: 'A match you sit in finished (data: matchId, matchVersion, seat, winnerTeam, won).' },
-    DEADLINE_SOON: { description: "80 % of your turn's time is gone, once per turn (data: matchId, matchVersion, seat, deadline)." },
+    DEADLINE_SOON: {
+      description:
+        "80 % of your turn's time is gone, at most once per turn (not when the server first reaches the turn after its deadline) (data: matchId, matchVersion, seat, deadline).",
+    },
     TIMED_OUT: { description: 'A seat of a match you sit in ran out of time (data: matchId, matchVersion, seat: yours, timedOutSeat).' },
     REMATCH_OFFERED: {
       description:

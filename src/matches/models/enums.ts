@@ -200,7 +200,10 @@ registerEnumType(MatchEventType, {
       description:
         "The seat (MatchEvent.seat) ran out of time: the server's moves for it follow (timedOut), or MATCH_FINISHED when its side forfeits.",
     },
-    DEADLINE_SOON: { description: "80 % of the turn's time of the seat to move (MatchEvent.seat) is gone; sent once per turn." },
+    DEADLINE_SOON: {
+      description:
+        "80 % of the turn's time of the seat to move (MatchEvent.seat) is gone; sent at most once per turn (not when the server first reaches the turn after its deadline: TIMED_OUT follows at once).",
+    },
   },
 });
 registerEnumType(MoveType, {

@@ -76,7 +76,10 @@ export class Match {
   id!: string;
   @Field(() => MatchStatus, { description: 'Where the match stands.' })
   status!: MatchStatus;
-  @Field(() => Int, { description: 'Bumped by every change; pass it as expectedVersion to guard a move.' })
+  @Field(() => Int, {
+    description:
+      'Bumped by every change (once per command, not per move: a play and the passes the server records after it are one change); pass it as expectedVersion to guard a move.',
+  })
   version!: number;
   @Field(() => Rules, { description: 'The rules it is played by, every default filled in.' })
   rules!: Rules;
