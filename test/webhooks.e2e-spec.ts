@@ -18,7 +18,19 @@ import {
 } from './support/webhooks.js';
 
 /** What a message's data may hold: public match facts only, never a tile. */
-const DATA_KEYS = ['matchId', 'matchVersion', 'seat', 'round', 'winnerTeam', 'won', 'deadline', 'timedOutSeat', 'offeredBySeat'];
+const DATA_KEYS = [
+  'matchId',
+  'matchVersion',
+  'seat',
+  'round',
+  'winnerTeam',
+  'won',
+  'deadline',
+  'timedOutSeat',
+  'offeredBySeat',
+  'joinedSeat',
+  'leftSeat',
+];
 const M_RESIGN = `mutation($id: ID!) { resignMatch(matchId: $id) { version status } }`;
 const M_PLAY = `mutation($input: PlayTileInput!) { playTile(input: $input) { version turn } }`;
 const M_DRAW = `mutation($input: TurnInput!) { drawTile(input: $input) { version turn } }`;
@@ -180,6 +192,45 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     await new Promise((done) => setTimeout(done, 300));
     expect(receiver.at('/frank')).toHaveLength(1);
     expect(receiver.at('/erin')).toHaveLength(0);
+  });
+
+  it('sends PLAYER_JOINED and PLAYER_LEFT of a match still waiting to the other players seated, none to the one who moved', async () => {
+    const players = await Promise.all(['gina', 'hugo', 'ivan'].map((n) => app.player(n)));
+    const hooks = await Promise.all(players.map((p, i) => createWebhook(p, `${receiver.url}/seating${i}`, ['PLAYER_JOINED', 'PLAYER_LEFT'])));
+    const created = (await players[0].request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 4 } })).createMatch;
+    const join = async (i: number) => (await players[i].request<{ joinMatch: MatchT }>(M_JOIN, { id: created.id })).joinMatch;
+    const hugo = await join(1);
+    const ivan = await join(2);
+    const { leaveMatch } = await players[2].request<{ leaveMatch: { version: number } }>(
+      'mutation($id: ID!) { leaveMatch(matchId: $id) { version } }',
+      { id: created.id },
+    );
+    const got = (i: number) =>
+      receiver
+        .at(`/seating${i}`)
+        .map((r) => verified(hooks[i].secret, r))
+        .sort((x, y) => Number(x.data.matchVersion) - Number(y.data.matchVersion));
+    await eventually(
+      () => [got(0), got(1)],
+      ([a, b]) => a.length >= 3 && b.length >= 2,
+      'the seating messages',
+    );
+    const joined = (seat: number, matchVersion: number, joinedSeat: number) => ({
+      type: 'PLAYER_JOINED',
+      data: { matchId: created.id, matchVersion, seat, joinedSeat },
+    });
+    const left = (seat: number, matchVersion: number, leftSeat: number) => ({
+      type: 'PLAYER_LEFT',
+      data: { matchId: created.id, matchVersion, seat, leftSeat },
+    });
+    expect(got(0)).toMatchObject([
+      joined(0, hugo.version, hugo.mySeat!),
+      joined(0, ivan.version, ivan.mySeat!),
+      left(0, leaveMatch.version, ivan.mySeat!),
+    ]);
+    expect(got(1)).toMatchObject([joined(hugo.mySeat!, ivan.version, ivan.mySeat!), left(hugo.mySeat!, leaveMatch.version, ivan.mySeat!)]);
+    await new Promise((done) => setTimeout(done, 300));
+    expect([got(0).length, got(1).length, got(2).length]).toEqual([3, 2, 0]);
   });
 
   it('retries a receiver that fails twice: the third attempt delivers, with the same webhook-id', async () => {
@@ -364,5 +415,41 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
     await p.request(M_CREATE_WEBHOOK, { input });
     const refused = await p.raw(M_CREATE_WEBHOOK, { input });
     expect(refused.body.errors?.[0].extensions).toMatchObject({ code: 'TOO_MANY_WEBHOOKS', limit: 2 });
+  });
+});
+
+describe('webhooks of a WAITING match nobody joins', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    // 0.0005 h = 1.8 s; sweeps every 50 ms.
+    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', OPEN_MATCH_TTL_HOURS: '0.0005', SWEEP_INTERVAL_MS: '50' });
+  });
+  afterAll(async () => {
+    await app.close();
+    await receiver.close();
+  });
+
+  it('sends MATCH_EXPIRED to every player still seated when it expires', async () => {
+    const [ann, bob] = [await app.player('ann'), await app.player('bob')];
+    const hooks = await Promise.all([ann, bob].map((p, i) => createWebhook(p, `${receiver.url}/expiry${i}`, ['MATCH_EXPIRED'])));
+    const created = (await ann.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 3 } })).createMatch;
+    await bob.request(M_JOIN, { id: created.id });
+    const [r0, r1] = await eventually(
+      () => [receiver.at('/expiry0'), receiver.at('/expiry1')],
+      ([a, b]) => a.length >= 1 && b.length >= 1,
+      'the expiry messages',
+    );
+    const expired = await viewOf(ann, created.id);
+    expect(expired.status).toBe('ABANDONED');
+    expect(verified(hooks[0].secret, r0[0])).toMatchObject({
+      type: 'MATCH_EXPIRED',
+      data: { matchId: created.id, matchVersion: expired.version, seat: 0 },
+    });
+    expect(verified(hooks[1].secret, r1[0])).toMatchObject({
+      type: 'MATCH_EXPIRED',
+      data: { matchId: created.id, matchVersion: expired.version, seat: 1 },
+    });
   });
 });

@@ -47,6 +47,42 @@ describe('webhookEventsOf', () => {
     ]);
   });
 
+  it('PLAYER_JOINED and PLAYER_LEFT of a match that still waits, to every other human seated', () => {
+    const waiting = { ...base, status: 'WAITING' as const };
+    const joined = {
+      ...waiting,
+      seatChanges: [{ index: 2, playerId: 'p2', clientSeed: 's' }],
+      events: [{ type: 'PLAYER_JOINED' as const, moveSeq: null }],
+    };
+    expect(webhookEventsOf(joined, seats)).toEqual([
+      { playerId: 'p0', type: 'PLAYER_JOINED', data: { matchId: base.matchId, matchVersion: 5, seat: 0, joinedSeat: 2 } },
+    ]);
+    const left = {
+      ...waiting,
+      seatChanges: [{ index: 1, playerId: null, clientSeed: 's' }],
+      events: [{ type: 'PLAYER_LEFT' as const, moveSeq: null }],
+    };
+    expect(webhookEventsOf(left, seats)).toEqual([
+      { playerId: 'p0', type: 'PLAYER_LEFT', data: { matchId: base.matchId, matchVersion: 5, seat: 0, leftSeat: 1 } },
+      { playerId: 'p2', type: 'PLAYER_LEFT', data: { matchId: base.matchId, matchVersion: 5, seat: 2, leftSeat: 1 } },
+    ]);
+    // The last one out abandons the match: nobody is left to tell.
+    expect(webhookEventsOf({ ...left, status: 'ABANDONED', finished: true }, [null, null, null])).toEqual([]);
+    // A join that fills the table is MATCH_STARTED, not PLAYER_JOINED.
+    expect(webhookEventsOf({ ...joined, status: 'IN_PROGRESS', started: true }, seats).map((e) => e.type)).toEqual([
+      'MATCH_STARTED',
+      'MATCH_STARTED',
+    ]);
+  });
+
+  it('MATCH_EXPIRED to every human seated in the match nobody joined', () => {
+    const expired = { ...base, status: 'ABANDONED' as const, finished: true, events: [{ type: 'MATCH_EXPIRED' as const, moveSeq: null }] };
+    expect(webhookEventsOf(expired, seats)).toEqual([
+      { playerId: 'p0', type: 'MATCH_EXPIRED', data: { matchId: base.matchId, matchVersion: 5, seat: 0 } },
+      { playerId: 'p2', type: 'MATCH_EXPIRED', data: { matchId: base.matchId, matchVersion: 5, seat: 2 } },
+    ]);
+  });
+
   it('the body is the Standard Webhooks shape: type, timestamp, data', () => {
     const [e] = webhookEventsOf({ ...base, turnTo: 'p0' }, seats);
     expect(JSON.parse(webhookBody(e, new Date('2026-12-01T00:00:00Z')))).toEqual({

@@ -1,7 +1,17 @@
 import type { Commit } from '../matches/loaded-match.js';
 
 /** What an endpoint can subscribe to (GraphQL `WebhookEvent`). */
-export const WEBHOOK_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT', 'REMATCH_OFFERED'] as const;
+export const WEBHOOK_EVENTS = [
+  'TURN',
+  'MATCH_STARTED',
+  'MATCH_FINISHED',
+  'DEADLINE_SOON',
+  'TIMED_OUT',
+  'REMATCH_OFFERED',
+  'PLAYER_JOINED',
+  'PLAYER_LEFT',
+  'MATCH_EXPIRED',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 /**
@@ -75,8 +85,33 @@ export const rematchEvents: WebhookEventSource = (c, seats) => {
   return out;
 };
 
+/**
+ * Before the start, the news a player waiting for opponents needs when not connected: another
+ * player took a seat (PLAYER_JOINED, `joinedSeat`) or left one (PLAYER_LEFT, `leftSeat`) of a
+ * match that still waits, to every other human seated (a join that fills the table is
+ * MATCH_STARTED instead); nobody joined in time (MATCH_EXPIRED, to every human seated: the match
+ * is ABANDONED).
+ */
+export const seatingEvents: WebhookEventSource = (c, seats) => {
+  const matchVersion = c.expectedVersion + 1;
+  const out: WebhookEventFor[] = [];
+  const toOthers = (type: WebhookEventType, changed: number, detail: Record<string, number>) =>
+    seats.forEach((player, seat) => {
+      if (player && seat !== changed) out.push({ playerId: player, type, data: { matchId: c.matchId, matchVersion, seat, ...detail } });
+    });
+  for (const e of c.events) {
+    if (e.type === 'MATCH_EXPIRED') toOthers('MATCH_EXPIRED', -1, {});
+    if (c.status !== 'WAITING') continue;
+    const change = c.seatChanges?.[0];
+    if (!change) continue;
+    if (e.type === 'PLAYER_JOINED' && change.playerId !== null) toOthers('PLAYER_JOINED', change.index, { joinedSeat: change.index });
+    if (e.type === 'PLAYER_LEFT' && change.playerId === null) toOthers('PLAYER_LEFT', change.index, { leftSeat: change.index });
+  }
+  return out;
+};
+
 /** Every source of webhook events a commit is checked against. */
-export const WEBHOOK_EVENT_SOURCES: WebhookEventSource[] = [matchEvents, clockEvents, rematchEvents];
+export const WEBHOOK_EVENT_SOURCES: WebhookEventSource[] = [matchEvents, clockEvents, rematchEvents, seatingEvents];
 
 /** The events of a commit from every source. */
 export function webhookEventsOf(c: Commit, seats: readonly (string | null)[]): WebhookEventFor[] {

@@ -10,6 +10,9 @@ export enum WebhookEvent {
   DEADLINE_SOON = 'DEADLINE_SOON',
   TIMED_OUT = 'TIMED_OUT',
   REMATCH_OFFERED = 'REMATCH_OFFERED',
+  PLAYER_JOINED = 'PLAYER_JOINED',
+  PLAYER_LEFT = 'PLAYER_LEFT',
+  MATCH_EXPIRED = 'MATCH_EXPIRED',
 }
 registerEnumType(WebhookEvent, {
   name: 'WebhookEvent',
@@ -26,6 +29,14 @@ registerEnumType(WebhookEvent, {
     REMATCH_OFFERED: {
       description:
         "Another player of a FINISHED match you played created its rematch (data: matchId: the finished match's, matchVersion, seat: yours, offeredBySeat); join it with rematch(matchId).",
+    },
+    PLAYER_JOINED: {
+      description:
+        'Another player took a seat of a WAITING match you sit in, and it still waits for more (data: matchId, matchVersion, seat: yours, joinedSeat). A join that fills the table is MATCH_STARTED instead.',
+    },
+    PLAYER_LEFT: { description: 'Another player left a WAITING match you sit in (data: matchId, matchVersion, seat: yours, leftSeat).' },
+    MATCH_EXPIRED: {
+      description: 'Nobody joined a WAITING match you sit in within OPEN_MATCH_TTL_HOURS: it is ABANDONED (data: matchId, matchVersion, seat).',
     },
   },
 });

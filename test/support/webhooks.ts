@@ -14,7 +14,17 @@ export const Q_DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
   }
 }`;
 
-export const ALL_EVENTS = ['TURN', 'MATCH_STARTED', 'MATCH_FINISHED', 'DEADLINE_SOON', 'TIMED_OUT', 'REMATCH_OFFERED'];
+export const ALL_EVENTS = [
+  'TURN',
+  'MATCH_STARTED',
+  'MATCH_FINISHED',
+  'DEADLINE_SOON',
+  'TIMED_OUT',
+  'REMATCH_OFFERED',
+  'PLAYER_JOINED',
+  'PLAYER_LEFT',
+  'MATCH_EXPIRED',
+];
 
 export interface DeliveryT {
   id: string;
