@@ -1,6 +1,6 @@
 import { ApiError } from '../common/api-error.js';
-import { legalMoves, type Action } from '../domain/index.js';
-import { decideResign, decideServerMove, decideTurn, type TurnCommand } from './decide-turn.js';
+import { apply, legalMoves, type Action, type MatchState } from '../domain/index.js';
+import { decideResign, decideServerMove, decideTurn, turnKey, type TurnCommand } from './decide-turn.js';
 import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
 import { codeOf, commitOf } from './spec/decisions.js';
 
@@ -60,6 +60,48 @@ describe('decideTurn', () => {
       expect(error).toBeInstanceOf(ApiError);
       expect(error).toMatchObject({ code: 'BAD_USER_INPUT', details: { moveSeq: 7 } });
     }
+  });
+
+  it('decided again after losing a race, refuses a move whose turn ended (TURN_ENDED), and judges one in the same turn', () => {
+    const seat = r.state!.round.turn;
+    const seen = turnKey(r.state!, seat);
+    // The same turn, a version later (a clock reminder, say): judged as usual.
+    expect(commitOf(decideTurn({ ...r, version: r.version + 1 }, turn(mover, { turnSeen: seen }))).moves[0]).toMatchObject({ type: 'PLAY' });
+    // The turn moved on (here: the mover played, then the other seat moved): refused whatever the move.
+    let state: MatchState = r.state!;
+    for (const s of [seat, 1 - seat]) {
+      const [move] = legalMoves(state, s);
+      const next = apply(state, move ? { type: 'PLAY', seat: s, tile: move.tile, end: move.end } : { type: 'DRAW', seat: s });
+      if (!next.ok) throw new Error(next.violation.message);
+      state = next.state;
+    }
+    expect(state.round.turn).toBe(seat);
+    expect(turnKey(state, seat)).not.toBe(seen);
+    const later = { ...r, version: r.version + 2, state };
+    let error: ApiError | undefined;
+    try {
+      decideTurn(later, turn(mover, { actionFor: draw, turnSeen: seen }));
+    } catch (e) {
+      error = e as ApiError;
+    }
+    expect({ code: error?.code, details: error?.details }).toEqual({
+      code: 'NOT_YOUR_TURN',
+      details: { reason: 'TURN_ENDED', version: later.version },
+    });
+    // A first decision (nothing seen yet) on that state is an ordinary move.
+    expect(() => decideTurn(later, turn(mover, { actionFor: (s) => ({ type: 'PLAY', seat: s, ...legalMoves(state, s)[0] }) }))).not.toThrow();
+  });
+
+  it("keeps a seat's turn while it draws: its own moves do not begin another", () => {
+    const seat = r.state!.round.turn;
+    const own = {
+      ...r.state!,
+      round: {
+        ...r.state!.round,
+        moves: [...r.state!.round.moves, { seq: 99, round: 1, seat, type: 'DRAW' as const, tile: null, end: null, points: 0, count: null }],
+      },
+    };
+    expect(turnKey(own, seat)).toBe(turnKey(r.state!, seat));
   });
 
   it('checks in order: match over, seated, version, then the engine', () => {

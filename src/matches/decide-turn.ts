@@ -23,6 +23,35 @@ export interface TurnCommand {
   clientMoveId?: string | null;
   /** what this player already stored under clientMoveId in this match, if anything */
   earlier: EarlierMove | null;
+  /**
+   * The turn (turnKey) this command was first decided for, when it is decided again because
+   * another command committed first: if that turn is over, the command lost the race for it.
+   */
+  turnSeen?: string | null;
+}
+
+/**
+ * Which turn of a seat a state is in: the round, and the last move of another seat in it. The
+ * seat's own draws within its turn keep it; a move of any other seat (a bot's, an automatic pass)
+ * or a new round begins another. The server's moves for a seat that timed out end its turn, so
+ * whatever follows them is another turn too.
+ */
+export function turnKey(state: MatchState, seat: number): string {
+  const moves = state.round.moves;
+  let lastOther = 0;
+  for (let i = moves.length - 1; i >= 0; i--) {
+    if (moves[i].seat !== seat) {
+      lastOther = moves[i].seq;
+      break;
+    }
+  }
+  return `${state.round.number}:${lastOther}`;
+}
+
+/** The turn this player's seat is in (turnKey), or null when they do not sit in the live match. */
+export function turnOf(r: LoadedMatch, playerId: string): string | null {
+  const seat = seatOf(r, playerId);
+  return r.state && seat !== null ? turnKey(r.state, seat) : null;
 }
 
 /**
@@ -50,6 +79,18 @@ export function decideTurn(r: LoadedMatch, cmd: TurnCommand): Decision {
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (cmd.expectedVersion != null && cmd.expectedVersion !== r.version) {
     throw new ApiError('STALE_VERSION', `the match is at version ${r.version}, not ${cmd.expectedVersion}`, { version: r.version });
+  }
+  // A command that lost the race for its turn (to the server's moves at a deadline, say) is not
+  // judged again on a later turn it never saw: its tile could otherwise become the next round's lead.
+  if (cmd.turnSeen != null && cmd.turnSeen !== turnKey(r.state, seat)) {
+    throw new ApiError(
+      'NOT_YOUR_TURN',
+      'the turn this move was sent for ended while it ran (another command committed first): read the match and decide again',
+      {
+        reason: 'TURN_ENDED',
+        version: r.version,
+      },
+    );
   }
   return decideAction(r, r.state, cmd.actionFor(seat), { clientMoveId: cmd.clientMoveId, playerId: cmd.playerId });
 }

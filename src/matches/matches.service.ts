@@ -8,7 +8,7 @@ import { engineBotStrategy } from './bot-strategy.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
-import { decideResign, decideServerMove, decideTurn } from './decide-turn.js';
+import { decideResign, decideServerMove, decideTurn, turnOf } from './decide-turn.js';
 import { resolveClock } from './clock/clock-settings.js';
 import { clientSeedOrRandom, randomClientSeed } from './fair-deal-secrets.js';
 import { newMatchFrom, serverSetupProblems, settingsFor } from './match-settings.js';
@@ -115,10 +115,14 @@ export class MatchesService {
   private async turnCommand(player: Player, input: TurnInput, actionFor: (seat: number) => Action): Promise<Match> {
     assertMatchId(input.matchId);
     const clientMoveId = validClientMoveId(input.clientMoveId);
+    // The turn the command was first decided for: decided again after losing a race, it must be the same turn.
+    let turnSeen: string | null = null;
     const after = await this.runner.run(input.matchId, async (r) => {
       // Looked up on every attempt: a retry racing its original may find it committed meanwhile.
       const earlier = clientMoveId ? await this.repo.clientMove(r.id, player.id, clientMoveId) : null;
-      return decideTurn(r, { playerId: player.id, actionFor, expectedVersion: input.expectedVersion, clientMoveId, earlier });
+      const decision = decideTurn(r, { playerId: player.id, actionFor, expectedVersion: input.expectedVersion, clientMoveId, earlier, turnSeen });
+      if ('commit' in decision && turnSeen === null) turnSeen = turnOf(r, player.id);
+      return decision;
     });
     return matchModel(after, player);
   }
