@@ -86,6 +86,60 @@ describe('a receiver that never answers, beside a healthy one', () => {
   });
 });
 
+describe('several owners whose receivers hang, holding every slot', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    // Batches of 2: 10 slots, 2 per owner. A hanging attempt holds its slot for 1.5 s; a failed
+    // message is not due again during the test.
+    app = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_TIMEOUT_MS: '1500',
+      WEBHOOK_RETRY_SCHEDULE: '3600',
+      SWEEP_BATCH_SIZE: '2',
+      SWEEP_INTERVAL_MS: '50',
+    });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await app.close();
+  });
+
+  it("gives a slot that frees to another owner's message before the next of their backlogs", async () => {
+    receiver.answer = (r) => (r.path.startsWith('/slow') ? 'hang' : { status: 200 });
+    // Five owners, one hanging endpoint each, 8 due messages each: 40 attempts, four rounds of the
+    // 10 slots, each round as long as the timeout.
+    const prisma = app.server.app.get(PrismaService);
+    const at = Date.now() - 60_000;
+    for (let o = 0; o < 5; o++) {
+      const slow = await createWebhook(await app.player(`slow${o}`), `${receiver.url}/slow${o}`, ['TURN']);
+      await prisma.webhookMessage.createMany({
+        data: Array.from({ length: 8 }, (_, i) => ({
+          webhookId: slow.id,
+          msgId: `msg_slow${o}_${i}`,
+          type: 'TURN',
+          body: '{}',
+          dueAt: new Date(at + i),
+        })),
+      });
+    }
+    const slowAttempts = () => [0, 1, 2, 3, 4].reduce((n, o) => n + receiver.at(`/slow${o}`).length, 0);
+    await eventually(slowAttempts, (n) => n >= 10, 'every slot held by a hanging attempt');
+
+    const other = await app.player('other');
+    await createWebhook(other, `${receiver.url}/other`, ['MATCH_STARTED']);
+    await botMatch(other);
+    await eventually(
+      () => receiver.at('/other'),
+      (rs) => rs.length === 1 && rs[0].answered === 200,
+      "another owner's message",
+    );
+    // It went out with the first slots that freed (the second round), not after the 40 hanging attempts.
+    expect(slowAttempts()).toBeLessThanOrEqual(20);
+  });
+});
+
 describe('deliveries cut short', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;

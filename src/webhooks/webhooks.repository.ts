@@ -111,24 +111,29 @@ export class WebhooksRepository {
   }
 
   /**
-   * Claims up to `limit` due messages, oldest due first but at most `perOwner` of one player's
-   * endpoints together, less what this instance already has in flight to them (`running`, by
-   * owner): an endpoint with a backlog, or several that never answer, cannot take every slot
-   * (one owner may have many endpoints, so a cap per endpoint would not do). Rows another instance is claiming are
-   * skipped; the claim pushes their due time `leaseMs` ahead (the lease). It returns what sending
-   * them takes, endpoint included, so a delivery needs no further read. The window function ranks
-   * the due rows without locking them (FOR UPDATE allows none); the outer select locks.
+   * Claims up to `limit` due messages, at most `perOwner` of one player's endpoints together, less
+   * what this instance already has in flight to them (`running`, by owner): an endpoint with a
+   * backlog, or several that never answer, cannot take every slot (one owner may have many
+   * endpoints, so a cap per endpoint would not do). Slots go to the owners with the fewest
+   * attempts in flight first (a message's load: its owner's attempts in flight, plus its rank among
+   * that owner's due messages), then to the oldest due: when a few owners' receivers hang and hold
+   * every slot, each slot that frees goes to someone else's message, not to the next of their
+   * backlogs. Rows another instance is claiming are skipped; the claim pushes their due time
+   * `leaseMs` ahead (the lease). It returns what sending them takes, endpoint included, so a
+   * delivery needs no further read. The window function ranks the due rows in a subquery, since
+   * FOR UPDATE locks none of a query level that has one.
    */
   async claimDue(limit: number, leaseMs: number, perOwner: number, running: ReadonlyMap<string, number> = new Map()): Promise<DueMessage[]> {
     return this.prisma.background<DueMessage>(Prisma.sql`
       UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
-      FROM (SELECT "id" FROM "WebhookMessage"
-            WHERE "dueAt" <= now() AND "id" IN (
-              SELECT r."id" FROM (SELECT d."id", o."playerId", row_number() OVER (PARTITION BY o."playerId" ORDER BY d."dueAt") AS n
-                                  FROM "WebhookMessage" d JOIN "Webhook" o ON o."id" = d."webhookId" WHERE d."dueAt" <= now()) r
-              LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(owner, n) ON busy.owner = r."playerId"
-              WHERE r.n <= ${perOwner}::int - COALESCE(busy.n, 0))
-            ORDER BY "dueAt" LIMIT ${limit}::int FOR UPDATE SKIP LOCKED) due, "Webhook" w
+      FROM (SELECT c."id" FROM "WebhookMessage" c
+            JOIN (SELECT r."id", r.n + COALESCE(busy.n, 0) AS load
+                  FROM (SELECT d."id", o."playerId", row_number() OVER (PARTITION BY o."playerId" ORDER BY d."dueAt") AS n
+                        FROM "WebhookMessage" d JOIN "Webhook" o ON o."id" = d."webhookId" WHERE d."dueAt" <= now()) r
+                  LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(owner, n) ON busy.owner = r."playerId"
+                  WHERE r.n <= ${perOwner}::int - COALESCE(busy.n, 0)) ranked ON ranked."id" = c."id"
+            WHERE c."dueAt" <= now()
+            ORDER BY ranked.load, c."dueAt" LIMIT ${limit}::int FOR UPDATE OF c SKIP LOCKED) due, "Webhook" w
       WHERE m."id" = due."id" AND w."id" = m."webhookId"
       RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret",
                 w."previousSecret", w."rotatedAt", w."disabledAt", w."failingSince"`);
