@@ -272,6 +272,45 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     );
   });
 
+  it('never sends a message twice at once: a redelivery while its attempt is in flight adds nothing', async () => {
+    const p = await app.player('jane');
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    receiver.answer = (r) => (r.path === '/jane' ? { status: 200, after: held } : { status: 200 });
+    try {
+      const w = await createWebhook(p, `${receiver.url}/jane`, ['MATCH_STARTED']);
+      await botMatch(p);
+      await eventually(
+        () => receiver.at('/jane'),
+        (rs) => rs.length === 1,
+        'the attempt in flight',
+      );
+      const [d] = await deliveries(p, w.id);
+      const during = await p.request<{ redeliverWebhook: { status: string } }>(M_REDELIVER, { id: d.id });
+      expect(during.redeliverWebhook.status).toBe('PENDING');
+      // Sweeps run every 50 ms: a message made due would have gone out again by now.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(receiver.at('/jane')).toHaveLength(1);
+      release();
+      await eventually(
+        () => deliveries(p, w.id),
+        (ds) => ds[0]?.status === 'DELIVERED',
+        'the attempt recorded',
+      );
+      // Once that attempt is over, a redelivery sends it again, with the same webhook-id.
+      await p.request(M_REDELIVER, { id: d.id });
+      const both = await eventually(
+        () => receiver.at('/jane'),
+        (rs) => rs.length === 2 && rs[1].answered === 200,
+        'the redelivery',
+      );
+      expect(both[1].headers['webhook-id']).toBe(both[0].headers['webhook-id']);
+    } finally {
+      release();
+      receiver.answer = () => ({ status: 200 });
+    }
+  });
+
   it('gives up after the schedule: the message fails, the endpoint stays enabled', async () => {
     const p = await app.player('dave');
     receiver.answer = (r) => (r.path === '/down' ? { status: 500 } : { status: 200 });

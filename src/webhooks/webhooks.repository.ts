@@ -103,11 +103,18 @@ export class WebhooksRepository {
     return rows.map((r) => ({ ...r, attempts: (r.attempts ?? []).map((a) => ({ ...a, at: new Date(a.at) })) }));
   }
 
-  /** Schedules a message again, due now, with a fresh attempt count; same row, so the same `webhook-id`. */
-  async redeliver(id: string): Promise<void> {
-    await this.prisma.background(
-      Prisma.sql`UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0 WHERE "id" = ${id}::uuid`,
-    );
+  /**
+   * Schedules a message again, due now, with a fresh attempt count; same row, so the same
+   * `webhook-id`. Not while an attempt of it is in flight (claimed, its lease not over): made due,
+   * it would be claimed and sent again at once, beside that attempt, which is the redelivery.
+   * @returns whether it was scheduled
+   */
+  async redeliver(id: string): Promise<boolean> {
+    const rows = await this.prisma.background(Prisma.sql`
+      UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0
+      WHERE "id" = ${id}::uuid AND ("claimedUntil" IS NULL OR "claimedUntil" <= now())
+      RETURNING "id"`);
+    return rows.length > 0;
   }
 
   /**
@@ -125,7 +132,8 @@ export class WebhooksRepository {
    */
   async claimDue(limit: number, leaseMs: number, perOwner: number, running: ReadonlyMap<string, number> = new Map()): Promise<DueMessage[]> {
     return this.prisma.background<DueMessage>(Prisma.sql`
-      UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
+      UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8),
+        "claimedUntil" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
       FROM (SELECT c."id" FROM "WebhookMessage" c
             JOIN (SELECT r."id", r.n + COALESCE(busy.n, 0) AS load
                   FROM (SELECT d."id", o."playerId", row_number() OVER (PARTITION BY o."playerId" ORDER BY d."dueAt") AS n
@@ -166,7 +174,7 @@ export class WebhooksRepository {
           ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[], ${col((o) => o.disable)}::text[]
         ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, disable)),
       messages AS (
-        UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1,
+        UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1, "claimedUntil" = NULL,
           "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
         FROM x WHERE m."id" = x.message
         RETURNING m."id"),
@@ -186,7 +194,9 @@ export class WebhooksRepository {
 
   /** A message of a disabled endpoint is not sent: it fails without an attempt. */
   async settle(id: string, status: MessageStatus): Promise<void> {
-    await this.prisma.background(Prisma.sql`UPDATE "WebhookMessage" SET "status" = ${status}, "dueAt" = NULL WHERE "id" = ${id}::uuid`);
+    await this.prisma.background(
+      Prisma.sql`UPDATE "WebhookMessage" SET "status" = ${status}, "dueAt" = NULL, "claimedUntil" = NULL WHERE "id" = ${id}::uuid`,
+    );
   }
 
   /** Deletes up to `limit` messages (their attempts cascade) older than the retention; returns how many. */

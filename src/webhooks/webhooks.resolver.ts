@@ -68,7 +68,10 @@ export class WebhooksResolver {
     return this.webhooks.deliveries(me.id, webhookId, { first, after });
   }
 
-  @Mutation(() => WebhookDelivery, { description: 'Sends a message again, now, with the same `webhook-id` (and new retries if it fails).' })
+  @Mutation(() => WebhookDelivery, {
+    description:
+      'Sends a message again, now, with the same `webhook-id` (and new retries if it fails). While an attempt of it is in flight, that attempt is the redelivery: nothing more is sent.',
+  })
   @UseGuards(AuthGuard)
   @RateLimited('webhooks')
   redeliverWebhook(@CurrentPlayer() me: Player, @Args('deliveryId', { type: () => ID }) deliveryId: string): Promise<WebhookDelivery> {

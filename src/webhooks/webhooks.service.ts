@@ -91,6 +91,7 @@ export class WebhooksService {
     const m = (await this.repo.message(deliveryId, playerId)) ?? notFound(deliveryId, 'delivery');
     const endpoint = (await this.repo.find(m.webhookId, playerId)) ?? notFound(m.webhookId);
     if (endpoint.disabledAt) throw new ApiError('BAD_USER_INPUT', 'the webhook is disabled: enable it with updateWebhook first');
+    // While an attempt of it is in flight, that attempt is the redelivery: nothing is scheduled.
     await this.repo.redeliver(deliveryId);
     return toDelivery((await this.repo.message(deliveryId, playerId)) ?? notFound(deliveryId, 'delivery'));
   }
