@@ -9,6 +9,9 @@
  * 2. playTile p50/p99 of two humans playing each other, without webhooks on a quiet server (the
  *    baseline), then with webhooks on both (every handed turn writes a message in the commit)
  *    while a flood of other messages keeps the outbox busy.
+ * 3. Deliveries/s out of a backlog: BENCH_BACKLOG messages (100,000) due at once over 1,000
+ *    endpoints of 1,000 players (an outage's worth), against the rate of phase 1, measured over
+ *    its first BENCH_MESSAGES: what a claim costs must not grow with the backlog.
  */
 import { createServer } from 'node:http';
 import http from 'node:http';
@@ -20,6 +23,8 @@ import { report } from './support/result.js';
 
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 3000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 100_000);
+const BACKLOG_ENDPOINTS = 1000;
 const BATCH = 20; // SWEEP_BATCH_SIZE's default: the messages one instance sends at once
 const BODY = JSON.stringify({
   type: 'TURN',
@@ -101,6 +106,36 @@ async function deliveriesPerSecond(db: string, webhookId: string, count: () => n
   const started = performance.now();
   while (count() - before < MESSAGES) await new Promise((r) => setTimeout(r, 5));
   return (MESSAGES * 1000) / (performance.now() - started);
+}
+
+/**
+ * Deliveries/s over the first MESSAGES of a backlog of BACKLOG due messages spread over
+ * BACKLOG_ENDPOINTS endpoints (of as many players, written directly), all to the receiver.
+ */
+async function backlogDeliveriesPerSecond(db: string, receiverUrl: string, secretOf: string, count: () => number): Promise<number> {
+  await sql(
+    db,
+    `INSERT INTO "Player" ("id", "name", "tokenHash") SELECT gen_random_uuid(), 'backlog' || i, 'backlog' || i FROM generate_series(1, $1::int) i`,
+    [BACKLOG_ENDPOINTS],
+  );
+  await sql(
+    db,
+    `INSERT INTO "Webhook" ("id", "playerId", "url", "events", "secret")
+     SELECT gen_random_uuid(), p."id", $1, ARRAY['TURN'], w."secret" FROM "Player" p, "Webhook" w WHERE p."name" LIKE 'backlog%' AND w."id" = $2::uuid`,
+    [`${receiverUrl}/backlog`, secretOf],
+  );
+  const before = count();
+  await sql(
+    db,
+    `INSERT INTO "WebhookMessage" ("id", "webhookId", "msgId", "type", "body", "dueAt")
+     SELECT gen_random_uuid(), w."id", 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'TURN', $1, now()
+     FROM "Webhook" w JOIN "Player" p ON p."id" = w."playerId", generate_series(1, $2::int)
+     WHERE p."name" LIKE 'backlog%'`,
+    [BODY, Math.ceil(BACKLOG / BACKLOG_ENDPOINTS)],
+  );
+  const started = performance.now();
+  while (count() - before < MESSAGES) await new Promise((r) => setTimeout(r, 5));
+  return ((count() - before) * 1000) / (performance.now() - started);
 }
 
 async function playLatencies(url: string, seconds: number, tokens: string[]): Promise<number[]> {
@@ -188,7 +223,14 @@ async function main(): Promise<void> {
     console.log(
       `  quiet: p50 ${fmt(p(quiet, 50), 2)} ms, p99 ${fmt(p(quiet, 99), 2)} ms (${quiet.length} plays)  |  busy: p50 ${fmt(p(busy, 50), 2)} ms, p99 ${fmt(p(busy, 99), 2)} ms (${busy.length} plays)`,
     );
+
+    const backlog = await backlogDeliveriesPerSecond(db.url, rx.url, floodHook, rx.count);
+    console.log(
+      `deliveries/s out of a backlog of ${BACKLOG} due messages over ${BACKLOG_ENDPOINTS} endpoints: ${fmt(backlog, 0)} (÷ 1 instance with ${MESSAGES} due: ${fmt(backlog / one, 2)})`,
+    );
     report({
+      backlogDeliveriesPerSecond: backlog,
+      backlogOverPlainDeliveries: backlog / one,
       deliveriesPerSecond1: one,
       deliveriesPerSecond2: two,
       receiverCeilingPerSecond: raw,
