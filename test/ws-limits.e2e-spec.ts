@@ -83,6 +83,32 @@ describe('graphql-ws bounds (defaults)', () => {
     ws.terminate();
   });
 
+  it('closes with 4409 a socket that subscribes again with an id whose first operation is still starting, and nothing of it runs on', async () => {
+    const p = await app.player();
+    const { id } = await p
+      .request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }')
+      .then((r) => r.createMatch);
+    const feeds = app.server.app.get(FeedRegistry);
+    const before = feeds.openFeeds;
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    // One write: graphql-ws reads every message before the first subscription has started.
+    const socket = (ws.ws as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    socket.cork();
+    for (let i = 0; i < 10; i++) {
+      ws.subscribe('x', EVENTS('type'), { id, after: 0 });
+      ws.send({ id: 'x', type: 'complete' });
+    }
+    ws.subscribe('x', EVENTS('type'), { id, after: 0 });
+    socket.uncork();
+    expect(await ws.closed()).toBe(4409);
+    expect(ws.closeReason).toBe('Subscriber for x already exists (it is still starting)');
+    // Every feed the socket started has ended with it.
+    const deadline = Date.now() + 5_000;
+    while (feeds.openFeeds > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(feeds.openFeeds).toBe(before);
+  });
+
   it('closes with 4290 a player’s socket past WS_MAX_SOCKETS_PER_PLAYER (8)', async () => {
     const p = await app.player();
     const sockets = Array.from({ length: 8 }, () => new RawWs(app.url, { token: p.token }));

@@ -8,7 +8,7 @@ import {
   type GraphQLFormattedError,
   type GraphQLSchema,
 } from 'graphql';
-import type { Context as WsContext, ServerOptions } from 'graphql-ws';
+import type { SubscribePayload, Context as WsContext, ServerOptions } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import { OperationCache } from '../limits/operation-cache.js';
 import { subscribeShared } from '../subscriptions/shared-execution.js';
@@ -63,41 +63,77 @@ export function graphqlWsLimitOptions(deps: GraphqlWsLimitsDeps): Partial<Server
       const socket = (ctx.extra as { socket: WebSocket }).socket;
       return deps.connections.register(socket, ctx, who.playerId);
     },
-    onSubscribe: async (ctx, _id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+    onSubscribe: async (ctx, id, payload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
       // Counted before anything is awaited: graphql-ws enters each subscribe's id as it arrives, so
       // a count taken after an await would include the subscribes that arrived meanwhile.
       const tooMany = deps.connections.subscriptionLimitError(ctx);
       if (tooMany) return [tooMany];
-      const refused = await deps.beforeSubscribe?.(ctx);
-      if (refused && refused.length > 0) return refused;
-      const schema = deps.schema();
-      let document = documents.get(payload.query);
-      if (!document) {
-        try {
-          document = deps.queries.parse(payload.query);
-        } catch (e) {
-          if (e instanceof GraphQLError) return [withCode(e, 'GRAPHQL_PARSE_FAILED')];
-          throw e;
-        }
-        const errors = deps.queries.validate(schema, document);
-        if (errors.length > 0) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
-        documents.remember(payload.query, document);
+      // graphql-ws tells an operation from a later one with the same id by the id alone: `complete`
+      // then `subscribe` of an id whose first operation is still starting let both start, the first
+      // one left out of its map (never ended, not even when the socket closed) and writing under the
+      // second's id. Such a reuse is a duplicate id, as graphql-ws closes for one that runs: closing
+      // the socket ends every operation of it, started or starting.
+      const ids = startingIds(ctx);
+      if (ids.has(id)) {
+        const reason = `Subscriber for ${id} already exists (it is still starting)`;
+        (ctx.extra as { socket: WebSocket }).socket.close(4409, reason);
+        return [new GraphQLError(reason, { extensions: { code: 'BAD_REQUEST' } })];
       }
-      const operation = getOperationAST(document, payload.operationName);
-      if (!operation) return [operationResolutionError(payload.operationName)];
-      if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
-        const refusedSubscription = await deps.beforeSubscription?.(ctx);
-        if (refusedSubscription && refusedSubscription.length > 0) return refusedSubscription;
+      ids.add(id);
+      try {
+        const checked = await check(ctx, payload);
+        if (Array.isArray(checked)) ids.delete(id); // refused: graphql-ws ends the operation here
+        return checked;
+      } catch (e) {
+        ids.delete(id);
+        throw e;
       }
-      const costly = deps.queries.costError(schema, document, payload.variables, payload.operationName);
-      if (costly) return [costly];
-      return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
     },
-    onOperation: (_ctx, _id, _payload, args, result) => refusedAsError(args, result),
+    onOperation: (ctx, id, _payload, args, result) => {
+      startingIds(ctx).delete(id);
+      return refusedAsError(args, result);
+    },
     // Results with errors only: a shared payload without errors is written before this hook (shared-execution.ts).
     onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? withFormattedErrors(result) : undefined),
     onError: (_ctx, _id, _payload, errors) => errors.map((e) => deps.formatError(e.toJSON(), e)),
   };
+
+  /** The checks of a subscribe message after the per-socket count: the errors that refuse it, or what to run. */
+  async function check(ctx: Ctx, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    const refused = await deps.beforeSubscribe?.(ctx);
+    if (refused && refused.length > 0) return refused;
+    const schema = deps.schema();
+    let document = documents.get(payload.query);
+    if (!document) {
+      try {
+        document = deps.queries.parse(payload.query);
+      } catch (e) {
+        if (e instanceof GraphQLError) return [withCode(e, 'GRAPHQL_PARSE_FAILED')];
+        throw e;
+      }
+      const errors = deps.queries.validate(schema, document);
+      if (errors.length > 0) return errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED'));
+      documents.remember(payload.query, document);
+    }
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) return [operationResolutionError(payload.operationName)];
+    if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
+      const refusedSubscription = await deps.beforeSubscription?.(ctx);
+      if (refusedSubscription && refusedSubscription.length > 0) return refusedSubscription;
+    }
+    const costly = deps.queries.costError(schema, document, payload.variables, payload.operationName);
+    if (costly) return [costly];
+    return { schema, document, variableValues: payload.variables, operationName: payload.operationName };
+  }
+}
+
+/** Per connection, the ids of the operations that are starting (between their subscribe message and onOperation). */
+const starting = new WeakMap<Ctx, Set<string>>();
+
+function startingIds(ctx: Ctx): Set<string> {
+  let ids = starting.get(ctx);
+  if (!ids) starting.set(ctx, (ids = new Set()));
+  return ids;
 }
 
 /**
