@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { PlayersService } from '../src/players/players.service.js';
 import { FeedRegistry } from '../src/subscriptions/feed-registry.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import type { GqlErrorShape } from './support/gql.js';
@@ -107,6 +108,33 @@ describe('graphql-ws bounds (defaults)', () => {
     const deadline = Date.now() + 5_000;
     while (feeds.openFeeds > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(feeds.openFeeds).toBe(before);
+  });
+
+  it('gives back the slots of sockets that leave while their connection_init is being checked', async () => {
+    const p = await app.player();
+    // The token's check takes a while (a slow database, a Redis round trip for the rate limit).
+    const players = app.server.app.get(PlayersService);
+    const session = players.session.bind(players);
+    players.session = async (authorization) => {
+      await new Promise((r) => setTimeout(r, 200));
+      return session(authorization);
+    };
+    try {
+      // Eight clients send connection_init and go at once.
+      const leaving = Array.from({ length: 8 }, () => new RawWs(app.url, { token: p.token }));
+      await Promise.all(leaving.map((s) => s.open()));
+      await new Promise((r) => setImmediate(r));
+      for (const s of leaving) s.terminate();
+      await Promise.all(leaving.map((s) => s.closed()));
+      await new Promise((r) => setTimeout(r, 400)); // the checks finish after the sockets closed
+      // The player's eight slots are all free.
+      const staying = Array.from({ length: 8 }, () => new RawWs(app.url, { token: p.token }));
+      await Promise.all(staying.map((s) => s.ready()));
+      expect(staying.map((s) => s.closeCode)).toEqual(Array(8).fill(null));
+      for (const s of staying) s.terminate();
+    } finally {
+      players.session = session;
+    }
   });
 
   it('closes with 4290 a player’s socket past WS_MAX_SOCKETS_PER_PLAYER (8)', async () => {

@@ -152,6 +152,9 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
       if (e instanceof ApiError) socket?.close(WS_FORBIDDEN, e.message);
       return false;
     }
+    // The client may have gone while the checks above waited: a socket already closed gets no
+    // 'close' event again, so whatever is counted for it now would never be released.
+    if (socket && socket.readyState !== socket.OPEN) return false;
     if (socket && extra.session) sockets.track(socket, extra.session.tokenHash, extra.session.player.id);
     return { playerId: extra.session?.player.id ?? null };
   };

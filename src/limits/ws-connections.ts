@@ -67,6 +67,8 @@ export class WsConnections implements OnApplicationShutdown {
 
   /** Once the connection is authenticated: false when its player already holds WS_MAX_SOCKETS_PER_PLAYER (the socket is then closed). */
   register(socket: WebSocket, ctx: Tracked['ctx'], playerId: string | null): boolean {
+    // Counted only while open: a socket closed already gets no 'close' event to release its count.
+    if (socket.readyState !== socket.OPEN) return false;
     if (playerId) {
       const open = this.byPlayer.get(playerId) ?? 0;
       if (open >= this.limits.maxSocketsPerPlayer) {
