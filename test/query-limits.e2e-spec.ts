@@ -3,7 +3,7 @@ import { PrismaService } from '../src/database/prisma.service.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { MATCH_FIELDS, ROUND_FIELDS } from './support/fragments.js';
-import type { GqlErrorShape } from './support/gql.js';
+import type { GqlClient, GqlErrorShape } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
 import { viewOf, waitForHuman } from './support/driver.js';
 
@@ -203,32 +203,38 @@ describe('query limits are configuration', () => {
   });
 });
 
+/** A match of a player against a bot, two-tile hands: played until its first two rounds are over. */
+async function twoRoundsAgainstABot(app: TestApp): Promise<{ p: GqlClient; id: string }> {
+  const p = await app.player('long-match');
+  const rules = { handSize: 2, targetScore: 10000 };
+  const { createMatch } = await p.request<{ createMatch: { id: string } }>(
+    'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }',
+    {
+      input: { seats: 2, bots: 1, rules },
+    },
+  );
+  const id = createMatch.id;
+  // Two-tile hands against a bot: rounds end within a few moves. Play until two are over.
+  for (let i = 0; i < 400; i++) {
+    await waitForHuman(p, id);
+    const me = await viewOf(p, id);
+    if (me.currentRound!.number > 2) break;
+    if (me.legalMoves.length > 0)
+      await p.request('mutation($i: PlayTileInput!) { playTile(input: $i) { id } }', {
+        i: { matchId: id, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end, expectedVersion: me.version },
+      });
+    else await p.request('mutation($i: TurnInput!) { drawTile(input: $i) { id } }', { i: { matchId: id, expectedVersion: me.version } });
+  }
+  return { p, id };
+}
+
 describe('rounds read are counted as they are read (GRAPHQL_MAX_ROUNDS)', () => {
   let app: TestApp;
   beforeAll(async () => (app = await startTestApp({ GRAPHQL_MAX_ROUNDS: '3' })));
   afterAll(() => app.close());
 
   it('answers the aliases of a match up to the limit and refuses the rest, counting each finished round once', async () => {
-    const p = await app.player('long-match');
-    const rules = { handSize: 2, targetScore: 10000 };
-    const { createMatch } = await p.request<{ createMatch: { id: string } }>(
-      'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }',
-      {
-        input: { seats: 2, bots: 1, rules },
-      },
-    );
-    const id = createMatch.id;
-    // Two-tile hands against a bot: rounds end within a few moves. Play until two are over.
-    for (let i = 0; i < 400; i++) {
-      await waitForHuman(p, id);
-      const me = await viewOf(p, id);
-      if (me.currentRound!.number > 2) break;
-      if (me.legalMoves.length > 0)
-        await p.request('mutation($i: PlayTileInput!) { playTile(input: $i) { id } }', {
-          i: { matchId: id, tile: me.legalMoves[0].tile, end: me.legalMoves[0].end, expectedVersion: me.version },
-        });
-      else await p.request('mutation($i: TurnInput!) { drawTile(input: $i) { id } }', { i: { matchId: id, expectedVersion: me.version } });
-    }
+    const { p, id } = await twoRoundsAgainstABot(app);
     const finished = (await viewOf(p, id)).currentRound!.number - 1;
     // Every seat has a turn in a round of 2-tile hands: the loop stops with round 3 just begun.
     expect(finished).toBe(2);
@@ -288,6 +294,31 @@ describe('rounds read are counted as they are read (GRAPHQL_MAX_ROUNDS)', () => 
       await ws.until(() => ws.of('s').length >= before + 2);
       await new Promise((r) => setTimeout(r, 300));
       expect(ws.of('s').slice(before).map(answered)).not.toContain(false);
+    } finally {
+      ws.terminate();
+    }
+  });
+});
+
+describe('rounds a catch-up resolves, over many pages (GRAPHQL_MAX_ROUNDS, WS_SUBSCRIPTION_QUEUE)', () => {
+  let app: TestApp;
+  // A queue of 10 reads a catch-up 5 events a page; with no match cache each page reads the match
+  // again (as a long catch-up outlives a cached entry).
+  beforeAll(async () => (app = await startTestApp({ GRAPHQL_MAX_ROUNDS: '3', WS_SUBSCRIPTION_QUEUE: '10', MATCH_CACHE_TTL_MS: '0' })));
+  afterAll(() => app.close());
+
+  it('counts the rounds of every page of a match that stands still against one budget, not one per page', async () => {
+    const { id } = await twoRoundsAgainstABot(app);
+    await waitForHuman(app.anon, id);
+    type Message = ReturnType<RawWs['of']>[number];
+    const answered = (m: Message) => m.type === 'next' && (m.payload as { errors?: unknown }).errors === undefined;
+    const ws = new RawWs(app.url);
+    try {
+      await ws.ready();
+      ws.subscribe('s', 'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { rounds { number } } } }', { id });
+      await ws.until(() => ws.of('s').some((m) => !answered(m)));
+      // 3 rounds an event, 30 in all: the 11th event is refused, though it is on the third page.
+      expect(ws.of('s').findIndex((m) => !answered(m))).toBe(10);
     } finally {
       ws.terminate();
     }

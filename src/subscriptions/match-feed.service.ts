@@ -90,8 +90,11 @@ export class MatchFeedService {
             const upTo = events.at(-1)!.seq;
             // The commit that signalled usually left the record in the cache: no second read.
             const cached = cache.get(matchId);
-            const latest = cached && cached.lastEventSeq >= upTo ? cached : await this.reads.shared(`m:${matchId}:${upTo}`, () => repo.find(matchId));
-            if (latest!.lastEventSeq >= known.lastEventSeq) known = latest!;
+            let latest = cached && cached.lastEventSeq >= upTo ? cached : await this.reads.shared(`m:${matchId}:${upTo}`, () => repo.find(matchId));
+            // A match that stood still since the last page is the same view: built once, and one
+            // budget of resolved rounds (RoundsBudget.spendInView) for the whole catch-up.
+            if (latest!.version === known.version) latest = known;
+            else if (latest!.lastEventSeq >= known.lastEventSeq) known = latest!;
             // One view of the match per batch, built once for every subscriber with the same view.
             for (const p of this.views.batch(latest!, viewer, events, (e, match) => this.eventModel(e, match))) out.push(p);
             delivered = upTo;

@@ -98,6 +98,26 @@ describe('PushIterator with a bounded queue', () => {
     expect(drained).toBe(true);
   });
 
+  it('drained() waits for a direct delivery still deciding, and for what came behind it', async () => {
+    const it = new PushIterator<number>(() => {}, 10);
+    const decisions: ((ok: boolean) => void)[] = [];
+    it.direct = () => new Promise<boolean>((resolve) => decisions.push(resolve));
+    const reading = it.next(); // the reader waits: the next value goes out directly
+    it.push(1); // deciding (its result takes a while to execute)
+    it.push(2); // behind it
+    let drained = false;
+    const d = it.drained().then(() => (drained = true));
+    await Promise.resolve();
+    expect(drained).toBe(false); // nothing is queued, yet nothing is out either
+    decisions.shift()!(true); // 1 delivered; 2 now decides in turn
+    await new Promise((r) => setImmediate(r));
+    expect(drained).toBe(false);
+    decisions.shift()!(true);
+    await d;
+    expect(drained).toBe(true);
+    void reading;
+  });
+
   describe('direct delivery', () => {
     it('delivers past a waiting reader, and leaves to the reader what it declines or what comes while the reader is busy', async () => {
       const it = new PushIterator<number>(() => {});

@@ -58,6 +58,7 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
     this.deciding = null;
     if (!delivered) this.enqueue(value);
     while (!this.deciding && this.behind.length > 0) this.behind.shift()!();
+    if (this.isDrained()) this.wakeDrainWaiters();
   }
 
   private enqueue(value: T): void {
@@ -82,10 +83,19 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
     return this.queue.length;
   }
 
-  /** Resolves once every queued value has been taken (or the iterator ended): for a producer to pace itself. */
+  /**
+   * Resolves once every value pushed has been handed over: taken by the reader, or delivered
+   * directly (a direct delivery still deciding, and what waits behind it, count as not yet); or
+   * the iterator ended. For a producer to pace itself: a page of events whose results take a while
+   * to execute is not followed by the next page until it is out.
+   */
   drained(): Promise<void> {
-    if (this.queue.length === 0 || this.done) return Promise.resolve();
+    if (this.isDrained() || this.done) return Promise.resolve();
     return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  private isDrained(): boolean {
+    return this.queue.length === 0 && this.deciding === null && this.behind.length === 0;
   }
 
   /** The source has nothing more to send: end the stream once what is queued has been taken. */
@@ -118,7 +128,7 @@ export class PushIterator<T> implements AsyncIterableIterator<T> {
       const value = this.queue.shift()!;
       if (this.queue.length === 0) {
         if (this.completing) this.end();
-        this.wakeDrainWaiters();
+        if (this.isDrained()) this.wakeDrainWaiters();
       }
       return Promise.resolve({ value, done: false });
     }
