@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { PrismaService } from '../src/database/prisma.service.js';
+import { StatsRepository } from '../src/history/stats.repository.js';
 import { MatchCache } from '../src/matches/match-cache.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { EVENT_BUS, type EventBus } from '../src/realtime/event-bus.js';
@@ -42,6 +43,33 @@ describe('matchEvents catch-up', () => {
     expect(new Set(sent.map((e) => e.match.version)).size).toBe(1);
     expect(prisma.statements - before).toBeLessThanOrEqual(4);
     ws.terminate();
+  });
+
+  it("reads the seats' stats once for a whole catch-up, not once per event", async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    const prisma = app.server.app.get(PrismaService);
+    while ((await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq < 40) await oneMove(bySeat, id);
+    const events = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
+    const reads = jest.spyOn(app.server.app.get(StatsRepository), 'ofPlayers');
+    const ws = new RawWs(app.url);
+    try {
+      await ws.ready();
+      ws.subscribe(
+        's',
+        'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { seq match { seats { player { stats { matchesWon } } } } } }',
+        {
+          id,
+        },
+      );
+      await ws.until(() => ws.of('s').length >= events);
+      expect(ws.of('s').every((m) => m.type === 'next' && !(m.payload as { errors?: unknown }).errors)).toBe(true);
+      // One read of both seats' stats, however many events.
+      expect(reads.mock.calls.length).toBe(1);
+    } finally {
+      reads.mockRestore();
+      ws.terminate();
+    }
   });
 
   it('delivers a commit made here from the commit itself: no read, and the same events a catch-up reads back', async () => {
