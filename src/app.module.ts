@@ -4,7 +4,7 @@ import { Logger, Module, RequestMethod, type DynamicModule } from '@nestjs/commo
 import { APP_FILTER } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { LoggerModule } from 'nestjs-pino';
-import { ApiErrorFilter } from './graphql/api-error.filter.js';
+import { ApiErrorFilter, GraphQLErrorFilter } from './graphql/api-error.filter.js';
 import { formatError } from './graphql/format-error.js';
 import { graphqlContext } from './graphql/graphql-context.js';
 import { GraphqlWsEndpoint } from './graphql/graphql-ws-endpoint.js';
@@ -116,6 +116,7 @@ export class AppModule {
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_URL, useValue: databaseUrl },
         { provide: APP_FILTER, useClass: ApiErrorFilter },
+        { provide: APP_FILTER, useClass: GraphQLErrorFilter },
         GraphqlWsEndpoint,
       ],
       exports: [APP_CONFIG, DATABASE_URL],

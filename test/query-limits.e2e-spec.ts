@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { startTestApp, type TestApp } from './support/app.js';
@@ -236,6 +237,7 @@ describe('rounds read are counted as they are read (GRAPHQL_MAX_ROUNDS)', () => 
   it('answers the aliases of a match up to the limit and refuses the rest, counting each finished round once', async () => {
     const { p, id } = await twoRoundsAgainstABot(app);
     const finished = (await viewOf(p, id)).currentRound!.number - 1;
+    const logged = jest.spyOn(Logger.prototype, 'error');
     // Every seat has a turn in a round of 2-tile hands: the loop stops with round 3 just begun.
     expect(finished).toBe(2);
     // One alias reads its 2 finished rounds: within the 3 allowed.
@@ -250,6 +252,9 @@ describe('rounds read are counted as they are read (GRAPHQL_MAX_ROUNDS)', () => 
     });
     expect(reads.mock.calls.flatMap(([ids]) => ids)).toEqual([id]);
     reads.mockRestore();
+    // A refusal is the client's answer, not a server failure: nothing logged.
+    expect(logged).not.toHaveBeenCalled();
+    logged.mockRestore();
     // match(id) may be null: the refused alias answers null, the other stands.
     const data = two.body.data as { a: unknown; b: unknown };
     expect([data.a, data.b].filter((m) => m === null)).toHaveLength(1);

@@ -33,3 +33,16 @@ export class ApiErrorFilter implements GqlExceptionFilter {
     return new GraphQLError(error.message, { extensions: { code: error.code, ...error.details, ...http } });
   }
 }
+
+/**
+ * A GraphQLError a resolver throws is a refusal with its code already (a limit: GRAPHQL_MAX_ROUNDS,
+ * in a query or in each event of a subscription): the answer as it is. Nest would otherwise log
+ * it as a server failure, with its stack, once per field refused: any client could fill the log.
+ */
+@Catch(GraphQLError)
+export class GraphQLErrorFilter implements GqlExceptionFilter {
+  catch(error: GraphQLError, host: ArgumentsHost): GraphQLError {
+    if (host.getType() === 'http') throw error; // not a GraphQL operation: not ours to answer
+    return error;
+  }
+}

@@ -12,6 +12,9 @@ import { violationError } from './violations.js';
  * retried command, of the move its idempotency key already stored): unit-tested in decide-turn.spec.ts.
  */
 
+/** The reasons a command gives beside the engine's (VIOLATION_CODES): docs/errors.md lists both. */
+export const COMMAND_REASONS = ['TURN_ENDED'] as const;
+
 /** The move stored earlier under a command's clientMoveId, as far as a retry needs it. */
 export type EarlierMove = Pick<MoveRecord, 'seq' | 'seat' | 'type' | 'tile' | 'end'>;
 
@@ -87,7 +90,7 @@ export function decideTurn(r: LoadedMatch, cmd: TurnCommand): Decision {
       'NOT_YOUR_TURN',
       'the turn this move was sent for ended while it ran (another command committed first): read the match and decide again',
       {
-        reason: 'TURN_ENDED',
+        reason: 'TURN_ENDED' satisfies (typeof COMMAND_REASONS)[number],
         version: r.version,
       },
     );
