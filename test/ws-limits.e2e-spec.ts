@@ -265,3 +265,28 @@ describe('graphql-ws bounds (configured low)', () => {
     again.terminate();
   });
 });
+
+describe('WebSocket keep-alive (WS_KEEPALIVE_MS = 1 s)', () => {
+  let app: TestApp;
+  beforeAll(async () => (app = await startTestApp({ WS_KEEPALIVE_MS: '1000' })));
+  afterAll(() => app.close());
+
+  it('keeps a client that answers the pings, and drops one that stopped reading even if it sends pongs of its own', async () => {
+    const answering = new RawWs(app.url);
+    const stuck = new RawWs(app.url);
+    await Promise.all([answering.ready(), stuck.ready()]);
+    // The stuck client reads nothing more (its pings wait unread) but sends a pong every 200 ms.
+    stuck.pause();
+    const pongs = setInterval(() => stuck.ws.pong(Buffer.from('still here')), 200);
+    try {
+      await new Promise((r) => setTimeout(r, 3_500));
+      expect(answering.closeCode).toBeNull();
+      // Terminated: no close frame reached it (1006 on the client's side).
+      expect(stuck.ws.readyState).toBe(stuck.ws.CLOSED);
+    } finally {
+      clearInterval(pongs);
+      answering.terminate();
+      stuck.terminate();
+    }
+  });
+});
