@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { assertId } from '../common/ids.js';
-import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
+import { decodeCursor, pageSize } from '../common/pagination.js';
 import { dateInRange } from '../common/validate.js';
-import { matchModel } from '../matches/match-view.js';
+import { matchPage } from '../matches/match-page.js';
 import type { MatchStatusValue } from '../matches/loaded-match.js';
 import type { Player } from '../players/models/player.model.js';
 import { GlobalCounts } from '../database/global-counts.js';
@@ -43,16 +43,6 @@ export class HistoryService {
     const read = () => this.repo.page({ ...args, includePrivate }, take + 1, after, count);
     // A count over every match waits its turn (GlobalCounts); one player's is that player's rows only.
     const { rows, total } = await (count && !args.playerId ? this.globalCounts.run(caller, read) : read());
-    const page = rows.slice(0, take);
-    const edges = page.map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
-    return {
-      get totalCount(): number {
-        // Never read unless selected (see selectsField): a read here would be a wrong answer, so it is a loud one.
-        if (total === null) throw new Error('totalCount was not counted for this page');
-        return total;
-      },
-      pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null },
-      edges,
-    };
+    return matchPage(rows, take, viewer, total);
   }
 }

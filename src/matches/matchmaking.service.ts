@@ -1,8 +1,8 @@
-import { GlobalCounts } from '../database/global-counts.js';
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { ApiError } from '../common/api-error.js';
-import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
+import { GlobalCounts } from '../database/global-counts.js';
+import { decodeCursor, pageSize } from '../common/pagination.js';
 import type { MatchConnection } from './models/match-connection.model.js';
 import type { Player } from '../players/models/player.model.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
@@ -12,6 +12,7 @@ import { clientSeedOrRandom } from './fair-deal-secrets.js';
 import { AlreadyRematched, VersionConflict, WaitingCapReached } from './loaded-match.js';
 import { newMatchFrom, normalizeInviteCode, serverSetupProblems, settingsOf } from './match-settings.js';
 import { matchModel } from './match-view.js';
+import { matchPage } from './match-page.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import type { Match } from './models/match.model.js';
 
@@ -97,16 +98,7 @@ export class MatchmakingService {
       this.repo.openPage(take + 1, after),
       count ? this.globalCounts.run(caller, () => this.repo.openCount()) : null,
     ]);
-    const edges = rows.slice(0, take).map((r) => ({ cursor: encodeCursor(r.createdAt, r.id), node: matchModel(r, viewer) }));
-    return {
-      get totalCount(): number {
-        // Never read unless selected (see selectsField): a read here would be a wrong answer, so it is a loud one.
-        if (total === null) throw new Error('totalCount was not counted for this page');
-        return total;
-      },
-      pageInfo: { hasNextPage: rows.length > take, endCursor: edges.at(-1)?.cursor ?? null },
-      edges,
-    };
+    return matchPage(rows, take, viewer, total);
   }
 
   /** A match by id as this viewer may see it (Match.rematch). */

@@ -1,3 +1,4 @@
+import { WEBHOOK_EVENTS } from '../../src/webhooks/webhook-events.js';
 import { M_CREATE, type MatchT } from './fragments.js';
 import type { GqlClient } from './gql.js';
 
@@ -14,17 +15,7 @@ export const Q_DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
   }
 }`;
 
-export const ALL_EVENTS = [
-  'TURN',
-  'MATCH_STARTED',
-  'MATCH_FINISHED',
-  'DEADLINE_SOON',
-  'TIMED_OUT',
-  'REMATCH_OFFERED',
-  'PLAYER_JOINED',
-  'PLAYER_LEFT',
-  'MATCH_EXPIRED',
-];
+export const ALL_EVENTS: string[] = [...WEBHOOK_EVENTS];
 
 export interface DeliveryT {
   id: string;
