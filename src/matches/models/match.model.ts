@@ -147,7 +147,11 @@ export class MatchEvent {
   type!: string;
   @Field(() => MatchEventType, { description: 'What happened: the value of type, as an enum (for clients that generate types from the schema).' })
   kind!: MatchEventType;
-  @Field(() => Move, { nullable: true, description: "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED (another seat's draw shows no tile)." })
+  @Field(() => Move, {
+    nullable: true,
+    description:
+      "The move, for TILE_PLAYED, TILE_DRAWN and TURN_PASSED. Another seat's draw shows no tile here, even once its round is over (a caught-up event is as it was sent): Match.rounds shows them then.",
+  })
   move!: Move | null;
   @Field(() => Int, {
     nullable: true,
