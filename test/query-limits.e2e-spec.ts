@@ -328,4 +328,30 @@ describe('rounds a catch-up resolves, over many pages (GRAPHQL_MAX_ROUNDS, WS_SU
       ws.terminate();
     }
   });
+
+  it("counts the rounds of every document of an address's subscriptions against one budget a minute", async () => {
+    const { id } = await twoRoundsAgainstABot(app);
+    await waitForHuman(app.anon, id);
+    type Message = ReturnType<RawWs['of']>[number];
+    const answered = (m: Message) => m.type === 'next' && (m.payload as { errors?: unknown }).errors === undefined;
+    // A fresh address: three views' worth a minute (3 × 30 rounds), each document 30 of them.
+    const ws = new RawWs(app.url, { localAddress: '127.0.0.3' });
+    try {
+      await ws.ready();
+      // Four documents (an alias each), so four budgets per view: the address's budget binds first.
+      for (const d of [1, 2, 3, 4]) {
+        ws.subscribe(`d${d}`, `subscription($id: ID!) { m${d}: matchEvents(matchId: $id, afterSeq: 0) { seq match { rounds { number } } } }`, { id });
+        await ws.until(() => ws.of(`d${d}`).some((m) => !answered(m)));
+      }
+      expect([1, 2, 3, 4].map((d) => ws.of(`d${d}`).findIndex((m) => !answered(m)))).toEqual([10, 10, 10, 0]);
+      const refusal = (ws.of('d4')[0].payload as { errors: GqlErrorShape[] }).errors[0];
+      expect(refusal).toMatchObject({
+        message:
+          'Subscriptions from this address resolved more than 90 rounds this minute (GRAPHQL_MAX_ROUNDS): read Match.rounds with a query, not in every event of a catch-up',
+        extensions: { code: 'GRAPHQL_VALIDATION_FAILED', limit: 'GRAPHQL_MAX_ROUNDS', max: 90 },
+      });
+    } finally {
+      ws.terminate();
+    }
+  });
 });

@@ -117,8 +117,9 @@ export class MatchesResolver {
     // A subscription's events share one read per view of the match, but each resolves the rounds
     // again: they are counted as they are resolved, per view and document (RoundsBudget.spendInView).
     if (info.operation.operation === OperationTypeNode.SUBSCRIPTION) {
+      this.roundsBudget.checkInView(match, info.operation, context.address);
       const rounds = await this.roundsService.roundsOf(match);
-      this.roundsBudget.spendInView(match, info.operation, rounds.length);
+      this.roundsBudget.spendInView(match, info.operation, context.address, rounds.length);
       return rounds;
     }
     return this.roundsService.roundsOf(match, (n) => this.roundsBudget.spend(context, n));

@@ -15,8 +15,12 @@ export class RawWs {
   private readonly opened: Promise<void>;
   private readonly closedP: Promise<number>;
 
-  constructor(httpUrl: string, opts: { token?: string; init?: boolean } = {}) {
-    this.ws = new WebSocket(httpUrl.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws', { perMessageDeflate: false });
+  /** `localAddress`: connect from this address of the machine (any of 127.0.0.0/8 is loopback). */
+  constructor(httpUrl: string, opts: { token?: string; init?: boolean; localAddress?: string } = {}) {
+    this.ws = new WebSocket(httpUrl.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws', {
+      perMessageDeflate: false,
+      ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
+    });
     this.opened = new Promise((resolve, reject) => {
       this.ws.once('open', () => resolve());
       this.ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with HTTP ${res.statusCode}`)));
