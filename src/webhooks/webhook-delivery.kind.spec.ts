@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/config.js';
 import type { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import { WebhookDeliveryKind } from './webhook-delivery.kind.js';
 import type { DueMessage } from './webhook-records.js';
-import type { WebhooksRepository } from './webhooks.repository.js';
+import type { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 
 /** The configuration the kind reads (the rest of AppConfig is not used by it). */
 const configOf = (env: AppConfig['env'], allowPrivate = false) =>
@@ -15,8 +15,8 @@ const configOf = (env: AppConfig['env'], allowPrivate = false) =>
   }) as unknown as AppConfig;
 
 /** A kind on this repository, with a sweeper that only takes its registration. */
-const kindOn = (repo: Partial<WebhooksRepository>) =>
-  new WebhookDeliveryKind(repo as WebhooksRepository, configOf('test'), { register: () => {} } as unknown as DueWorkSweeper);
+const kindOn = (repo: Partial<WebhookDeliveriesRepository>) =>
+  new WebhookDeliveryKind(repo as WebhookDeliveriesRepository, configOf('test'), { register: () => {} } as unknown as DueWorkSweeper);
 
 /** WEBHOOK_ALLOW_PRIVATE stays possible in production, but never silently. */
 describe('WebhookDeliveryKind at startup', () => {
@@ -24,7 +24,7 @@ describe('WebhookDeliveryKind at startup', () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     const registered: unknown[] = [];
     const sweeper = { register: (kind: unknown) => registered.push(kind) } as unknown as DueWorkSweeper;
-    new WebhookDeliveryKind({} as WebhooksRepository, configOf(env, allowPrivate), sweeper);
+    new WebhookDeliveryKind({} as WebhookDeliveriesRepository, configOf(env, allowPrivate), sweeper);
     const messages = warn.mock.calls.map((c) => String(c[0]));
     warn.mockRestore();
     return { messages, registered };
@@ -55,7 +55,7 @@ describe('WebhookDeliveryKind claims', () => {
         running.push(new Map(inFlight));
         return Promise.resolve([message('a'), message('b')]);
       },
-    } as unknown as Partial<WebhooksRepository>;
+    } as unknown as Partial<WebhookDeliveriesRepository>;
     const kind = kindOn(repo);
     expect(await kind.claim(20, 15_000)).toEqual(['a', 'b']);
     // The sweeper does not run them now (backing off): the owner's count goes back to nothing.
@@ -77,7 +77,7 @@ describe('WebhookDeliveryKind claims', () => {
         return Promise.resolve([{ id: 'a', ownerId: 'owner-1', webhookId: 'hook-1', status: 'PENDING', disabledAt: new Date() } as DueMessage]);
       },
       settle: () => new Promise<void>((resolve) => (settled = resolve)),
-    } as unknown as Partial<WebhooksRepository>;
+    } as unknown as Partial<WebhookDeliveriesRepository>;
     const kind = kindOn(repo);
     await kind.claim(20, 15_000);
     const first = kind.run('a');

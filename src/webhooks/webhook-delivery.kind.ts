@@ -8,7 +8,7 @@ import type { DueMessage } from './webhook-records.js';
 import { WebhookSender } from './webhook-sender.js';
 import { activeSecrets, signedHeaders } from './webhook-signer.js';
 import type { WebhooksConfig } from '../config/webhooks.config.js';
-import { WebhooksRepository } from './webhooks.repository.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 
 /** Old messages are pruned at most this often, by whichever instance sweeps. */
 const PRUNE_EVERY_MS = 60_000;
@@ -49,7 +49,7 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   private readonly log: AttemptLog;
 
   constructor(
-    private readonly repo: WebhooksRepository,
+    private readonly repo: WebhookDeliveriesRepository,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(DueWorkSweeper) sweeper: DueWorkSweeper,
   ) {

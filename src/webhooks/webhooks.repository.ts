@@ -2,14 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { WebhookEventType } from './webhook-events.js';
-import type { AttemptRecord, DueMessage, MessageRecord, MessageStatus, RecordedAttempt, WebhookRecord } from './webhook-records.js';
+import type { AttemptRecord, MessageRecord, WebhookRecord } from './webhook-records.js';
 
 /** The log keeps messages (and their attempts) this long. */
 export const RETENTION_DAYS = 14;
 
 const endpointColumns = Prisma.sql`"id", "playerId", "url", "events", "rotatedAt", "disabledAt", "disabledReason", "failingSince", "createdAt"`;
 
-/** Every statement about webhook endpoints, their messages and attempts. */
+/**
+ * A player's side of webhooks: their endpoints, the delivery log, redelivery. The sweeper's side
+ * (claiming, recording, pruning) is WebhookDeliveriesRepository.
+ */
 @Injectable()
 export class WebhooksRepository {
   constructor(private readonly prisma: PrismaService) {}
@@ -115,119 +118,5 @@ export class WebhooksRepository {
       WHERE "id" = ${id}::uuid AND ("claimedUntil" IS NULL OR "claimedUntil" <= now())
       RETURNING "id"`);
     return rows.length > 0;
-  }
-
-  /**
-   * Claims up to `limit` due messages, at most `perOwner` of one player's endpoints together, less
-   * what this instance already has in flight to them (`running`, by owner): an endpoint with a
-   * backlog, or several that never answer, cannot take every slot (one owner may have many
-   * endpoints, so a cap per endpoint would not do). Slots go to the owners with the fewest
-   * attempts in flight first (a message's load: its owner's attempts in flight, plus its rank among
-   * that owner's due messages), then to the oldest due: when a few owners' receivers hang and hold
-   * every slot, each slot that frees goes to someone else's message, not to the next of their
-   * backlogs.
-   *
-   * The candidates are each endpoint's oldest due messages (`perOwner` of them, or with more
-   * endpoints due than the claim takes, its share of twice the claim), the endpoints with pending messages found by a loose scan of a partial index (one
-   * probe each): the claim's cost grows with the endpoints behind, not with the backlog (every due
-   * message ranked took 356 ms a claim at 300,000 of them over 1,000 endpoints; this, 11 ms). Rows another instance is claiming are skipped; the claim pushes
-   * their due time `leaseMs` ahead (the lease). It returns what sending them takes, endpoint
-   * included, so a delivery needs no further read. The ranking (a window function) runs below the
-   * level that locks, as FOR UPDATE allows none beside it.
-   */
-  async claimDue(limit: number, leaseMs: number, perOwner: number, running: ReadonlyMap<string, number> = new Map()): Promise<DueMessage[]> {
-    return this.prisma.background<DueMessage>(Prisma.sql`
-      WITH RECURSIVE endpoints AS (
-        (SELECT "webhookId" AS id FROM "WebhookMessage" WHERE "dueAt" IS NOT NULL ORDER BY "webhookId" LIMIT 1)
-        UNION ALL
-        SELECT (SELECT p."webhookId" FROM "WebhookMessage" p WHERE p."dueAt" IS NOT NULL AND p."webhookId" > e.id ORDER BY p."webhookId" LIMIT 1)
-        FROM endpoints e WHERE e.id IS NOT NULL),
-      -- Each endpoint's share of the candidates: perOwner while the endpoints due are no more than
-      -- the claim (so a claim is short only when the work is); with more, the claim fills from one
-      -- or a few of each (twice the claim over them), and a short claim would not sweep again at once.
-      share AS (
-        SELECT CASE WHEN count(*) <= ${limit}::int THEN ${perOwner}::int
-                    ELSE least(${perOwner}::int, ceil(${limit * 2}::float8 / count(*)))::int END AS n
-        FROM endpoints e
-        WHERE EXISTS (SELECT 1 FROM "WebhookMessage" y WHERE y."webhookId" = e.id AND y."dueAt" IS NOT NULL AND y."dueAt" <= now())),
-      ranked AS (
-        SELECT r."id", r."dueAt", r.n + COALESCE(busy.n, 0) AS load
-        FROM (SELECT d."id", d."dueAt", o."playerId", row_number() OVER (PARTITION BY o."playerId" ORDER BY d."dueAt") AS n
-              FROM endpoints e JOIN "Webhook" o ON o."id" = e.id
-              CROSS JOIN LATERAL (SELECT x."id", x."dueAt" FROM "WebhookMessage" x
-                                  WHERE x."webhookId" = e.id AND x."dueAt" IS NOT NULL AND x."dueAt" <= now()
-                                  ORDER BY x."dueAt" LIMIT (SELECT n FROM share)) d) r
-        LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(owner, n) ON busy.owner = r."playerId"
-        WHERE r.n <= ${perOwner}::int - COALESCE(busy.n, 0)
-        ORDER BY load, r."dueAt" LIMIT ${limit * 2}::int)
-      UPDATE "WebhookMessage" m SET "dueAt" = now() + make_interval(secs => ${leaseMs / 1000}::float8),
-        "claimedUntil" = now() + make_interval(secs => ${leaseMs / 1000}::float8)
-      FROM (SELECT c."id" FROM "WebhookMessage" c JOIN ranked ON ranked."id" = c."id"
-            WHERE c."dueAt" <= now()
-            ORDER BY ranked.load, c."dueAt" LIMIT ${limit}::int FOR UPDATE OF c SKIP LOCKED) due, "Webhook" w
-      WHERE m."id" = due."id" AND w."id" = m."webhookId"
-      RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret",
-                w."previousSecret", w."rotatedAt", w."disabledAt", w."failingSince"`);
-  }
-
-  async dueMessage(id: string): Promise<DueMessage | null> {
-    const rows = await this.prisma.background<DueMessage>(Prisma.sql`
-      SELECT m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret", w."previousSecret",
-             w."rotatedAt", w."disabledAt", w."failingSince"
-      FROM "WebhookMessage" m JOIN "Webhook" w ON w."id" = m."webhookId"
-      WHERE m."id" = ${id}::uuid`);
-    return rows[0] ?? null;
-  }
-
-  /**
-   * Attempts' outcomes in one statement: each attempt logged, its message settled or scheduled
-   * again, and each endpoint's failure streak (and disabled state) updated from its latest
-   * outcome. An endpoint that was and stays healthy is not written. A message deleted while its
-   * attempt was in flight (its endpoint deleted, or pruned) is skipped: attempts are logged only
-   * for the messages the update found (and now holds locked), so it is no foreign-key error that
-   * would fail the other attempts of the batch and leave them leased, to be sent again.
-   */
-  async recordAttempts(outcomes: readonly RecordedAttempt[]): Promise<void> {
-    const col = <T>(f: (o: RecordedAttempt) => T) => outcomes.map(f);
-    await this.prisma.background(Prisma.sql`
-      WITH x AS (
-        SELECT * FROM unnest(
-          ${col((o) => o.messageId)}::uuid[], ${col((o) => o.webhookId)}::uuid[], ${col((o) => o.attempt.at)}::timestamptz[],
-          ${col((o) => o.attempt.statusCode)}::int[], ${col((o) => o.attempt.error)}::text[], ${col((o) => o.attempt.durationMs)}::int[],
-          ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[], ${col((o) => o.disable)}::text[]
-        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, disable)),
-      messages AS (
-        UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1, "claimedUntil" = NULL,
-          "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
-        FROM x WHERE m."id" = x.message
-        RETURNING m."id"),
-      logged AS (
-        INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
-        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x JOIN messages ON messages."id" = x.message),
-      endpoints AS (
-        SELECT webhook, (array_agg(ok ORDER BY at DESC))[1] AS ok, min(at) FILTER (WHERE NOT ok) AS first_failure, max(disable) AS disable
-        FROM x GROUP BY webhook)
-      UPDATE "Webhook" w SET
-        "failingSince" = CASE WHEN e.ok THEN NULL ELSE COALESCE(w."failingSince", e.first_failure) END,
-        "disabledAt" = CASE WHEN e.disable IS NULL THEN w."disabledAt" ELSE COALESCE(w."disabledAt", now()) END,
-        "disabledReason" = COALESCE(w."disabledReason", e.disable)
-      FROM endpoints e
-      WHERE w."id" = e.webhook AND (NOT e.ok OR w."failingSince" IS NOT NULL OR e.disable IS NOT NULL)`);
-  }
-
-  /** A message of a disabled endpoint is not sent: it fails without an attempt. */
-  async settle(id: string, status: MessageStatus): Promise<void> {
-    await this.prisma.background(
-      Prisma.sql`UPDATE "WebhookMessage" SET "status" = ${status}, "dueAt" = NULL, "claimedUntil" = NULL WHERE "id" = ${id}::uuid`,
-    );
-  }
-
-  /** Deletes up to `limit` messages (their attempts cascade) older than the retention; returns how many. */
-  async prune(limit: number): Promise<number> {
-    const rows = await this.prisma.background(Prisma.sql`
-      DELETE FROM "WebhookMessage" WHERE "id" IN (
-        SELECT "id" FROM "WebhookMessage" WHERE "createdAt" < now() - make_interval(days => ${RETENTION_DAYS}::int) ORDER BY "createdAt" LIMIT ${limit}::int)
-      RETURNING "id"`);
-    return rows.length;
   }
 }
