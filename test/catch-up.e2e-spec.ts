@@ -211,6 +211,43 @@ describe('a commit whose signal never came', () => {
     }
   });
 
+  it('still tells every player of a match that ended on myTurns, once, at the next re-check', async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id } = await longMatch(a, b);
+    const prisma = app.server.app.get(PrismaService);
+    const bus = app.server.app.get<EventBus>(EVENT_BUS);
+    const [wa, wb] = [new RawWs(app.url, { token: a.token }), new RawWs(app.url, { token: b.token })];
+    try {
+      for (const ws of [wa, wb]) {
+        await ws.ready();
+        ws.subscribe('turns', 'subscription { myTurns { id version status } }');
+      }
+      // Started, and re-checked at least once: the turn that is someone's now was pushed to them alone.
+      await new Promise((r) => setTimeout(r, 500));
+      const before = wa.of('turns').length + wb.of('turns').length;
+      expect(before).toBe(1);
+      // The resignation's signal is lost (a NOTIFY that failed, or its instance died right after committing).
+      const publish = jest.spyOn(bus, 'publish').mockImplementationOnce(() => Promise.resolve());
+      await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { id } }', { id });
+      expect(publish).toHaveBeenCalledTimes(1);
+      publish.mockRestore();
+      const { version } = await prisma.match.findUniqueOrThrow({ where: { id } });
+      const ends = (ws: RawWs) =>
+        ws
+          .of('turns')
+          .map((m) => (m.payload as { data: { myTurns: { id: string; version: number; status: string } } }).data.myTurns)
+          .filter((m) => m.status !== 'IN_PROGRESS');
+      await wa.until(() => ends(wa).length >= 1, 10_000);
+      await wb.until(() => ends(wb).length >= 1, 10_000);
+      await new Promise((r) => setTimeout(r, 600)); // more re-checks: the end is not pushed again
+      for (const ws of [wa, wb]) expect(ends(ws)).toEqual([{ id, version, status: 'FINISHED' }]);
+    } finally {
+      jest.restoreAllMocks();
+      wa.terminate();
+      wb.terminate();
+    }
+  });
+
   it('still tells the player whose turn it made on myTurns, once, at the next re-check', async () => {
     const [a, b] = [await app.player(), await app.player()];
     const { id, bySeat } = await longMatch(a, b);

@@ -6,6 +6,16 @@ import { EVENT_BUS, type EventBus, type MatchSignal } from '../realtime/event-bu
 /** A signal, or 'resync': signals may have been missed, so read the table again. */
 export type FeedListener = (signal: MatchSignal | 'resync') => void;
 
+/** What the signals of this process told a watched player's myTurns feeds, by match id: the newest version. */
+interface PlayerNews {
+  /** When the player's first feed here began (ms since the epoch): ends before it are not their feeds' news. */
+  readonly since: number;
+  /** The turns handed to them (the matches where it is their turn, as the last re-check saw them). */
+  turns: Map<string, number>;
+  /** The ends and rematch offers of their matches (those of late, as the last re-check saw them). */
+  ends: Map<string, number>;
+}
+
 /** Stored rows read per statement in a catch-up, at most. */
 const PAGE = 500;
 
@@ -19,8 +29,8 @@ export class FeedRegistry {
   /** Per watched match, the newest event seq a signal announced here (FeedRecheck compares the table with it). */
   private readonly signalledSeq = new Map<string, number>();
   private readonly byPlayer = new Map<string, Set<FeedListener>>();
-  /** Per watched player, match id → the newest version a signal here handed them the turn at (FeedRecheck compares). */
-  private readonly announcedTurns = new Map<string, Map<string, number>>();
+  /** Per watched player, what signals here told their feeds (FeedRecheck compares the table with it). */
+  private readonly announced = new Map<string, PlayerNews>();
   /** Values one subscription may hold for a reader that is behind (WS_SUBSCRIPTION_QUEUE); past it the reader fell behind. */
   readonly maxQueued: number;
   /**
@@ -28,7 +38,7 @@ export class FeedRegistry {
    * catch-up never fills the bounded queue.
    */
   readonly page: number;
-  /** Whether FeedRecheck runs (FEED_RECHECK_MS > 0): only then are the announced turns kept. */
+  /** Whether FeedRecheck runs (FEED_RECHECK_MS > 0): only then is what was announced kept. */
   private readonly rechecked: boolean;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(EVENT_BUS) bus: EventBus, @Optional() metrics?: MetricsService) {
@@ -56,7 +66,7 @@ export class FeedRegistry {
 
   /** Hands `listener` every signal that names this player (a turn begins, a match ends or is offered again). */
   watchPlayer(playerId: string, listener: FeedListener): () => void {
-    if (this.rechecked && !this.announcedTurns.has(playerId)) this.announcedTurns.set(playerId, new Map());
+    if (this.rechecked && !this.announced.has(playerId)) this.announced.set(playerId, { since: Date.now(), turns: new Map(), ends: new Map() });
     return this.add(this.byPlayer, playerId, listener);
   }
 
@@ -65,7 +75,7 @@ export class FeedRegistry {
    * announced, so the re-check hands the feed only what came after, not every turn again.
    */
   turnsKnown(playerId: string, turns: readonly { id: string; version: number }[]): void {
-    const announced = this.announcedTurns.get(playerId);
+    const announced = this.announced.get(playerId)?.turns;
     // Only for the player's one feed: with another open, a turn lost to that one would be hidden
     // from it too (the announced turns are the player's, not a feed's). Several feeds are read again.
     if (announced && this.byPlayer.get(playerId)?.size === 1)
@@ -90,25 +100,48 @@ export class FeedRegistry {
     return [...this.byPlayer.keys()];
   }
 
+  /** When the player's feeds here began to be watched (ms since the epoch), while the re-check runs. */
+  watchedSince(playerId: string): number | undefined {
+    return this.announced.get(playerId)?.since;
+  }
+
   /**
    * The table says it is this player's turn in these matches, at these versions: the player's
    * feeds are handed each turn no signal here announced (it was lost), as the signal would have
    * been. A feed pushes a match once per version, so a turn it already has costs it one read.
    */
   turnsNow(playerId: string, turns: readonly { matchId: string; version: number; lastSeq: number }[]): void {
+    this.handUnannounced(playerId, 'turns', turns, (t) => ({ ...t, turnPlayerId: playerId }));
+  }
+
+  /**
+   * The table says these matches of the player ended (or offered their rematch) since `since` of
+   * the last re-check: the player's feeds are handed each one no signal here announced, as the
+   * signal would have been, so a client living on myTurns learns of an end whose signal was lost.
+   */
+  endsNow(playerId: string, ends: readonly { matchId: string; version: number; lastSeq: number }[]): void {
+    this.handUnannounced(playerId, 'ends', ends, (t) => ({ ...t, turnPlayerId: null, endedFor: [playerId] }));
+  }
+
+  private handUnannounced(
+    playerId: string,
+    kind: 'turns' | 'ends',
+    found: readonly { matchId: string; version: number; lastSeq: number }[],
+    signalOf: (t: { matchId: string; version: number; lastSeq: number }) => MatchSignal,
+  ): void {
     const listeners = this.byPlayer.get(playerId);
-    if (!listeners) return;
-    const announced = this.announcedTurns.get(playerId);
-    // Only the turns that are the player's now are kept, so the map stays as small as the list.
+    const news = this.announced.get(playerId);
+    if (!listeners || !news) return;
+    // Only what the table shows now is kept, so the map stays as small as the list.
     const now = new Map<string, number>();
-    for (const t of turns) {
-      const known = announced?.get(t.matchId) ?? -1;
+    for (const t of found) {
+      const known = news[kind].get(t.matchId) ?? -1;
       now.set(t.matchId, Math.max(known, t.version));
       if (known >= t.version) continue;
-      const signal: MatchSignal = { matchId: t.matchId, version: t.version, lastSeq: t.lastSeq, turnPlayerId: playerId };
+      const signal = signalOf(t);
       listeners.forEach((l) => l(signal));
     }
-    this.announcedTurns.set(playerId, now);
+    news[kind] = now;
   }
 
   /**
@@ -132,10 +165,15 @@ export class FeedRegistry {
     const players = new Set(signal.endedFor);
     if (signal.turnPlayerId) players.add(signal.turnPlayerId);
     for (const id of players) this.byPlayer.get(id)?.forEach((l) => l(signal));
-    const turns = signal.turnPlayerId ? this.announcedTurns.get(signal.turnPlayerId) : undefined;
+    const turns = signal.turnPlayerId ? this.announced.get(signal.turnPlayerId)?.turns : undefined;
     if (turns) turns.set(signal.matchId, Math.max(turns.get(signal.matchId) ?? -1, signal.version));
-    // A match that ended is no one's turn any more: its entries go (the re-check would drop them too).
-    for (const id of signal.endedFor ?? []) this.announcedTurns.get(id)?.delete(signal.matchId);
+    for (const id of signal.endedFor ?? []) {
+      const news = this.announced.get(id);
+      if (!news) continue;
+      // A match that ended is no one's turn any more: its entry goes (the re-check would drop it too).
+      news.turns.delete(signal.matchId);
+      news.ends.set(signal.matchId, Math.max(news.ends.get(signal.matchId) ?? -1, signal.version));
+    }
   }
 
   private add(map: Map<string, Set<FeedListener>>, key: string, l: FeedListener): () => void {
@@ -148,7 +186,7 @@ export class FeedRegistry {
       if (current?.size !== 0) return;
       map.delete(key);
       if (map === this.byMatch) this.signalledSeq.delete(key);
-      else this.announcedTurns.delete(key);
+      else this.announced.delete(key);
     };
   }
 }
