@@ -88,9 +88,16 @@ describe('decideRematchSeat', () => {
     expect(decideRematchSeat(waitingMatch(['a', 'b', null]), joiner('b'), 1)).toEqual({ unchanged: true });
   });
 
-  it('a started rematch without the caller is full; an abandoned one is not in progress', () => {
+  it('a rematch that started without the caller is full, playing or since finished', () => {
     expect(codeOf(() => decideRematchSeat(startedMatch(['a', 'x']), joiner('b'), 1))).toBe('MATCH_FULL');
+    expect(codeOf(() => decideRematchSeat({ ...startedMatch(['a', 'x']), status: 'FINISHED' as const }, joiner('b'), 1))).toBe('MATCH_FULL');
+    // One the caller played is theirs as it is (a retry of the request that seated them).
+    expect(decideRematchSeat({ ...startedMatch(['a', 'b']), status: 'FINISHED' as const }, joiner('b'), 1)).toEqual({ unchanged: true });
+  });
+
+  it('an abandoned rematch is not in progress, to its own players too (it expired with them seated)', () => {
     expect(codeOf(() => decideRematchSeat(waitingMatch(['a', null], { status: 'ABANDONED' }), joiner('b'), 1))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideRematchSeat(waitingMatch(['a', null], { status: 'ABANDONED' }), joiner('a'), 0))).toBe('MATCH_NOT_IN_PROGRESS');
   });
 
   it('REMATCH_OFFERED goes on the finished match, which stays FINISHED', () => {

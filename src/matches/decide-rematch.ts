@@ -26,16 +26,16 @@ export function decideRematch(finished: LoadedMatch, playerId: string): RematchP
 }
 
 /**
- * A player of the finished match joins its rematch: already there → the match as it is; the
- * rematch still WAITING → their old seat if it is free, else the first free human seat.
+ * A player of the finished match joins its rematch: an abandoned rematch (left by all, or expired)
+ * is not in progress, whoever asks; already there → the match as it is (a retry); the rematch
+ * still WAITING → their old seat if it is free, else the first free human seat; one that started
+ * without them (playing or since finished) is full.
  */
 export function decideRematchSeat(rematch: LoadedMatch, joiner: Joiner, oldSeat: number): Decision {
+  if (rematch.status === 'ABANDONED') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'the rematch was abandoned: nobody joined it in time, or all left');
   if (seatOf(rematch, joiner.playerId) !== null) return { unchanged: true };
-  if (rematch.status !== 'WAITING') {
-    throw rematch.status === 'IN_PROGRESS'
-      ? new ApiError('MATCH_FULL', 'the rematch started without you: every seat is taken')
-      : new ApiError('MATCH_NOT_IN_PROGRESS', `the rematch is ${rematch.status}`);
-  }
+  if (rematch.status !== 'WAITING')
+    throw new ApiError('MATCH_FULL', `the rematch started without you: every seat is taken (it is ${rematch.status})`);
   const free = rematch.seats.filter((s) => !s.isBot && s.playerId === null);
   const seat = free.find((s) => s.index === oldSeat) ?? free[0];
   if (!seat) throw new ApiError('MATCH_FULL', 'every seat of the rematch is taken');

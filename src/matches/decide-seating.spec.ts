@@ -21,7 +21,10 @@ describe('decideJoin', () => {
     expect(c.state?.config.deal.clientSeeds).toEqual(['seed-0', 'mine', 'seed-2']);
   });
 
-  it('checks in order: already seated, then the status, then a free seat', () => {
+  it('checks in order: ended, already seated, then the status, then a free seat', () => {
+    // An ended match is not in progress, to its own players too: no other request fixes that.
+    expect(codeOf(() => decideJoin(waitingMatch(['a', null], { status: 'ABANDONED' }), joiner('a')))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideJoin({ ...startedMatch(['a', 'b']), status: 'FINISHED' as const }, joiner('a')))).toBe('MATCH_NOT_IN_PROGRESS');
     // Seated in a started match: "already sit" wins over "full".
     expect(codeOf(() => decideJoin(startedMatch(['a', 'b']), joiner('a')))).toBe('BAD_USER_INPUT');
     expect(codeOf(() => decideJoin(startedMatch(['a', 'b']), joiner('c')))).toBe('MATCH_FULL');
@@ -50,6 +53,11 @@ describe('decideLeave', () => {
   it('refuses a stranger before looking at the status, and a started match', () => {
     expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'c', 'x'))).toBe('FORBIDDEN');
     expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'a', 'x'))).toBe('MATCH_NOT_IN_PROGRESS');
+  });
+
+  it('tells a player to resign only from a match that is on', () => {
+    expect(() => decideLeave(startedMatch(['a', 'b']), 'a', 'x')).toThrow('this one started: resign instead');
+    expect(() => decideLeave(waitingMatch(['a', null], { status: 'ABANDONED' }), 'a', 'x')).toThrow('this one is ABANDONED');
   });
 });
 

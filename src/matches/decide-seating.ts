@@ -21,18 +21,15 @@ export interface Joiner {
 }
 
 /**
- * Join: not already seated → a private match only by its invite code → WAITING (a started match
- * is full, an ended one not in progress) → a free human seat.
+ * Join: not ended (whoever asks: nothing about the request can fix that) → not already seated →
+ * a private match only by its invite code → WAITING (a started match is full) → a free human seat.
  */
 export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' = 'id'): Decision {
+  if (r.status === 'FINISHED' || r.status === 'ABANDONED') throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
   if (seatOf(r, joiner.playerId) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
   if (r.matchmaking.private && by === 'id')
     throw new ApiError('FORBIDDEN', 'this match is private: join it with its invite code (joinMatchByInvite)');
-  if (r.status !== 'WAITING') {
-    throw r.status === 'IN_PROGRESS'
-      ? new ApiError('MATCH_FULL', 'every seat is taken')
-      : new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
-  }
+  if (r.status !== 'WAITING') throw new ApiError('MATCH_FULL', 'every seat is taken');
   const free = r.seats.find((s) => !s.isBot && s.playerId === null);
   if (!free) throw new ApiError('MATCH_FULL', 'every seat is taken');
   return { commit: seatPlayer(r, joiner, free.index) };
@@ -64,7 +61,7 @@ export function seatPlayer(r: LoadedMatch, joiner: Joiner, index: number): Commi
 export function decideClientSeed(r: LoadedMatch, playerId: string, clientSeed: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
-  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'a client seed can be set only while the match is WAITING');
+  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', notWaiting(r, 'given a client seed'));
   return {
     commit: bareCommit(r, {
       status: 'WAITING',
@@ -81,7 +78,7 @@ export function decideClientSeed(r: LoadedMatch, playerId: string, clientSeed: s
 export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
-  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', 'only a match still WAITING can be left; resign instead');
+  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', notWaiting(r, 'left'));
   const remaining = r.seats.filter((s) => s.playerId !== null && s.index !== seat).length;
   return {
     commit: bareCommit(r, {
@@ -91,4 +88,10 @@ export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string):
       finished: remaining === 0,
     }),
   };
+}
+
+/** Why a seated player's leave or seed comes too late: resigning is the way out of a match that is on, and of nothing else. */
+function notWaiting(r: LoadedMatch, what: string): string {
+  const only = `only a match still WAITING can be ${what}`;
+  return r.status === 'IN_PROGRESS' ? `${only}; this one started${what === 'left' ? ': resign instead' : ''}` : `${only}; this one is ${r.status}`;
 }
