@@ -100,6 +100,30 @@ describe('finding opponents', () => {
     expect(joined).toMatchObject({ status: 'WAITING', mySeat: 1 });
   });
 
+  it('the feed says which seat each player took, left and set the seed of, so a catch-up can place them', async () => {
+    const [ann, bob, cat] = [await app.player(), await app.player(), await app.player()];
+    const { createMatch } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } });
+    const id = createMatch.id;
+    await bob.request(M_JOIN, { id });
+    await ann.request('mutation($id: ID!) { setClientSeed(matchId: $id, clientSeed: "ann-2") { id } }', { id });
+    await ann.request('mutation($id: ID!) { leaveMatch(matchId: $id) { id } }', { id });
+    await cat.request(M_JOIN, { id }); // the first free seat: the one ann left
+    const sub = new Subscriber<{ type: string; seat: number | null }>(app.url).subscribe(
+      'subscription($id: ID!) { matchEvents(matchId: $id, afterSeq: 0) { type seat } }',
+      { id },
+      (d) => d.matchEvents as never,
+    );
+    await sub.until((r) => r.length >= 5);
+    await sub.close();
+    expect(sub.received).toEqual([
+      { type: 'PLAYER_JOINED', seat: 0 },
+      { type: 'PLAYER_JOINED', seat: 1 },
+      { type: 'CLIENT_SEED_SET', seat: 0 },
+      { type: 'PLAYER_LEFT', seat: 0 },
+      { type: 'PLAYER_JOINED', seat: 0 },
+    ]);
+  });
+
   it('openMatches: public WAITING matches with a free seat, oldest first, page by page, with their rules', async () => {
     const fresh = await startTestApp();
     try {

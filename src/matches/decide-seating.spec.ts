@@ -7,7 +7,7 @@ describe('decideJoin', () => {
     const c = commitOf(decideJoin(waitingMatch(['a', null, null]), joiner('b')));
     expect(c.status).toBe('WAITING');
     expect(c.seatChanges).toEqual([{ index: 1, playerId: 'b', clientSeed: 'mine' }]);
-    expect(c.events.map((e) => e.type)).toEqual(['PLAYER_JOINED']);
+    expect(c.events).toEqual([{ type: 'PLAYER_JOINED', moveSeq: null, seat: 1 }]);
     expect(c.waitingCap).toEqual({ playerId: 'b', max: 10 });
     expect(c.expectedVersion).toBe(1);
   });
@@ -41,7 +41,7 @@ describe('decideLeave', () => {
     expect(c.status).toBe('WAITING');
     expect(c.finished).toBe(false);
     expect(c.seatChanges).toEqual([{ index: 1, playerId: null, clientSeed: 'fresh' }]);
-    expect(c.events.map((e) => e.type)).toEqual(['PLAYER_LEFT']);
+    expect(c.events).toEqual([{ type: 'PLAYER_LEFT', moveSeq: null, seat: 1 }]);
   });
 
   it('abandons the match when the last player leaves (bots do not count)', () => {
@@ -65,7 +65,7 @@ describe('decideClientSeed', () => {
   it('changes only the caller seat, while WAITING', () => {
     const c = commitOf(decideClientSeed(waitingMatch(['a', 'b', null]), 'b', 'new'));
     expect(c.seatChanges).toEqual([{ index: 1, playerId: 'b', clientSeed: 'new' }]);
-    expect(c.events.map((e) => e.type)).toEqual(['CLIENT_SEED_SET']);
+    expect(c.events).toEqual([{ type: 'CLIENT_SEED_SET', moveSeq: null, seat: 1 }]);
     expect(codeOf(() => decideClientSeed(waitingMatch(['a', null]), 'z', 'new'))).toBe('FORBIDDEN');
     expect(codeOf(() => decideClientSeed(startedMatch(['a', 'b']), 'a', 'new'))).toBe('MATCH_NOT_IN_PROGRESS');
   });

@@ -40,7 +40,7 @@ export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' =
  * commit; otherwise the match stays WAITING and the commit carries the player's WAITING cap.
  */
 export function seatPlayer(r: LoadedMatch, joiner: Joiner, index: number): Commit {
-  const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null };
+  const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null, seat: index };
   const seatChanges = [{ index, playerId: joiner.playerId, clientSeed: joiner.clientSeed }];
   const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
   if (!full) {
@@ -66,7 +66,7 @@ export function decideClientSeed(r: LoadedMatch, playerId: string, clientSeed: s
     commit: bareCommit(r, {
       status: 'WAITING',
       seatChanges: [{ index: seat, playerId, clientSeed }],
-      events: [{ type: 'CLIENT_SEED_SET', moveSeq: null }],
+      events: [{ type: 'CLIENT_SEED_SET', moveSeq: null, seat }],
     }),
   };
 }
@@ -84,7 +84,7 @@ export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string):
     commit: bareCommit(r, {
       status: remaining === 0 ? 'ABANDONED' : 'WAITING',
       seatChanges: [{ index: seat, playerId: null, clientSeed: nextSeed }],
-      events: [{ type: 'PLAYER_LEFT', moveSeq: null }],
+      events: [{ type: 'PLAYER_LEFT', moveSeq: null, seat }],
       finished: remaining === 0,
     }),
   };

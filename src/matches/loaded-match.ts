@@ -103,7 +103,7 @@ export type MatchEventTypeValue =
 export interface NewEvent {
   type: MatchEventTypeValue;
   moveSeq: number | null;
-  /** the seat the event is about, for TIMED_OUT, DEADLINE_SOON, RESIGNED and REMATCH_OFFERED; null otherwise */
+  /** the seat the event is about, for PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, TIMED_OUT, DEADLINE_SOON, RESIGNED and REMATCH_OFFERED; null otherwise */
   seat?: number | null;
 }
 
@@ -116,7 +116,7 @@ export interface EventWithMove {
   seq: number;
   type: MatchEventTypeValue;
   move: MoveRecord | null;
-  /** the seat a TIMED_OUT, DEADLINE_SOON, RESIGNED or REMATCH_OFFERED event is about */
+  /** the seat a PLAYER_JOINED, PLAYER_LEFT, CLIENT_SEED_SET, TIMED_OUT, DEADLINE_SOON, RESIGNED or REMATCH_OFFERED event is about */
   seat?: number | null;
   /** the move was made by the server for a timed-out seat */
   timedOut?: boolean;

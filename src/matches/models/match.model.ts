@@ -156,7 +156,7 @@ export class MatchEvent {
   @Field(() => Int, {
     nullable: true,
     description:
-      'The seat a TIMED_OUT or DEADLINE_SOON event is about, the seat that resigned for RESIGNED and the seat that offered for REMATCH_OFFERED (null on those two stored before it was recorded); null for other events.',
+      'The seat a TIMED_OUT or DEADLINE_SOON event is about, the seat that resigned for RESIGNED, offered for REMATCH_OFFERED, was taken for PLAYER_JOINED, left for PLAYER_LEFT and set its client seed for CLIENT_SEED_SET (null on the last five stored before it was recorded); null for other events.',
   })
   seat!: number | null;
   @Field(() => Match, {
