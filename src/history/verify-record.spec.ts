@@ -116,6 +116,21 @@ describe('verifyRecord', () => {
       /botStrategy/,
     ],
     ['the shape itself', (rec) => ((rec as { seats: unknown }).seats = null), /malformed/],
+    [
+      'the seats of the sides',
+      (rec) =>
+        (rec.teams = [
+          { index: 0, seats: [1] },
+          { index: 1, seats: [0] },
+        ]),
+      /teams .* but the seats make/,
+    ],
+    [
+      'the side of each seat',
+      (rec) => ([rec.seats[0].team, rec.seats[1].team] = [rec.seats[1].team, rec.seats[0].team]),
+      /seat 0: index 0 and team 1, expected 0 and 0/,
+    ],
+    ['the ending', (rec) => (rec.ending = 'DEALS_EXHAUSTED'), /ending "DEALS_EXHAUSTED", but the moves end the match TARGET_REACHED/],
   ])('rejects a record with one fact changed: %s', (_what, tamper, problem) => {
     const rec = playedRecord(7);
     tamper(rec);

@@ -115,6 +115,7 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
     problems.push(`the match cannot be set up: ${(e as Error).message}`);
     return;
   }
+  checkTeams(rec, state.teamOfSeat, problems);
   const produced: MoveRecord[] = [];
   const take = (events: readonly DomainEvent[]) => {
     for (const e of events) {
@@ -181,7 +182,32 @@ function replay(rec: MatchRecordV2, seeds: string[], problems: string[]): void {
     else if (rec.forfeit !== undefined) checkForfeit(rec.forfeit, rec.winner, state, problems);
   } else if (rec.forfeit !== undefined) problems.push(`a forfeit ${json(rec.forfeit)}, but the match ended ${rec.ending}`);
   else if (state.status !== 'FINISHED') problems.push(`ending ${rec.ending}, but the match is not over after its moves`);
-  else if (state.winner !== rec.winner) problems.push(`winner ${rec.winner}, recomputed ${json(state.winner)}`);
+  else {
+    if (state.winner !== rec.winner) problems.push(`winner ${rec.winner}, recomputed ${json(state.winner)}`);
+    const want = targetReached(state.scores, config.rules.targetScore) ? 'TARGET_REACHED' : 'DEALS_EXHAUSTED';
+    if (rec.ending !== want) problems.push(`ending ${json(rec.ending)}, but the moves end the match ${want}`);
+  }
+}
+
+/** One side alone at the top, at the target or past it; otherwise the chain's last round ended the match. */
+function targetReached(scores: readonly number[], target: number): boolean {
+  const top = Math.max(...scores);
+  return top >= target && scores.filter((s) => s === top).length === 1;
+}
+
+/**
+ * Who sits on which side is fixed by the seat count and partnerships (R2: seats 0 and 2 against
+ * 1 and 3, else a side per seat): a record that moves a seat to another side would credit the
+ * win to other players.
+ */
+function checkTeams(rec: MatchRecordV2, teamOfSeat: readonly number[], problems: string[]): void {
+  const want = [...new Set(teamOfSeat)].map((index) => ({ index, seats: teamOfSeat.flatMap((t, seat) => (t === index ? [seat] : [])) }));
+  const teams = rec.teams.map((t) => ({ index: t.index, seats: t.seats })); // in the order of `want`'s keys
+  if (json(teams) !== json(want)) problems.push(`teams ${json(teams)}, but the seats make ${json(want)}`);
+  rec.seats.forEach((s, i) => {
+    if (s.index !== i || s.team !== teamOfSeat[i])
+      problems.push(`seat ${i}: index ${json(s.index)} and team ${json(s.team)}, expected ${i} and ${teamOfSeat[i]}`);
+  });
 }
 
 /** A forfeit names a cause and a seat (null: not recorded), and the winner is the best-placed other side. */
