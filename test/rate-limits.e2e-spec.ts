@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type AddressInfo, type Server } from 'node:net';
 import pg from 'pg';
 import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
+import { RateLimits } from '../src/rate-limits/rate-limits.service.js';
 import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { GqlClient } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
@@ -289,6 +290,69 @@ describeWithRedis(
       const refusedOnB = await onB.raw(M_REGISTER, { name: 'b2' });
       expectRateLimited(refusedOnB.body, 60);
       expect(await a.anon.errorCode(M_REGISTER, { name: 'a3' })).toBe('RATE_LIMITED');
+    });
+  },
+);
+
+/**
+ * A Redis that stops answering: a proxy between the server and Redis that, once silent, keeps
+ * every connection open and drops what either side sends (a failover, a lost route: no error).
+ */
+describeWithRedis(
+  redisReachable ? 'a Redis that stops answering' : `a Redis that stops answering (skipped: no Redis answers at ${REDIS_URL})`,
+  () => {
+    let app: TestApp;
+    let proxy: Server;
+    let silent = false;
+    const prefix = `test:${randomBytes(6).toString('hex')}`;
+    beforeAll(async () => {
+      const redis = new URL(REDIS_URL);
+      proxy = createServer((client) => {
+        const upstream = createConnection({ host: redis.hostname, port: Number(redis.port || 6379) });
+        client.on('data', (d) => silent || upstream.write(d));
+        upstream.on('data', (d) => silent || client.write(d));
+        for (const [a, b] of [
+          [client, upstream],
+          [upstream, client],
+        ] as const) {
+          a.on('error', () => {});
+          a.on('close', () => b.destroy());
+        }
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const url = `redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      app = await startTestApp({ REDIS_URL: url, RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_REGISTER: '3/60' });
+    });
+    afterAll(async () => {
+      await app?.close();
+      await new Promise((resolve) => proxy.close(resolve));
+    });
+
+    /** The request's answer, or a failure if none came within 5 s (the old code waited for Redis for good). */
+    const answered = <T>(p: Promise<T>): Promise<T> =>
+      Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 5 s')), 5_000).unref())]);
+    /** The registration's error code, or undefined when it passed. */
+    const register = async (name: string) => (await answered(app.anon.raw(M_REGISTER, { name }))).body.errors?.[0]?.extensions?.code;
+    const until = async (cond: () => boolean) => {
+      for (let i = 0; i < 100 && !cond(); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(cond()).toBe(true);
+    };
+
+    it('answers every request, counting in memory meanwhile, and counts in Redis again once it answers', async () => {
+      const limits = app.server.app.get(RateLimits);
+      expect(limits.countingInRedis).toBe(true);
+      expect(await register('r1')).toBeUndefined(); // counted in Redis: 1 of 3
+      silent = true;
+      // The memory counters start from nothing: three more pass, the fourth is refused.
+      for (const name of ['r2', 'r3', 'r4']) expect(await register(name)).toBeUndefined();
+      expect(await register('r5')).toBe('RATE_LIMITED');
+      expect(limits.countingInRedis).toBe(false);
+      silent = false;
+      await until(() => limits.countingInRedis);
+      // Back on Redis's count (1 of 3), which the memory counters' refusal does not reach.
+      expect(await register('r6')).toBeUndefined();
+      expect(await register('r7')).toBeUndefined();
+      expect(await register('r8')).toBe('RATE_LIMITED');
     });
   },
 );

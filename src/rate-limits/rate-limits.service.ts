@@ -5,6 +5,14 @@ import { ApiError } from '../common/api-error.js';
 import { APP_CONFIG, type AppConfig, type RateBudget, type RateLimitsConfig } from '../config/config.js';
 
 const REDIS_READY_WAIT_MS = 3_000;
+/**
+ * How long a Redis command may take before the memory counters answer instead. A Redis that
+ * accepts connections but stops answering (a failover, a lost route) gives no error: without a
+ * bound every request would wait on it.
+ */
+const REDIS_COMMAND_TIMEOUT_MS = 300;
+/** How often Redis is asked whether it answers; while it does not, no request waits on it at all. */
+const REDIS_WATCH_MS = 1_000;
 
 /** A budget of requests or actions, counted per key (an address or a player id). */
 export type RateBucket = Exclude<keyof RateLimitsConfig, 'keyPrefix'>;
@@ -43,8 +51,11 @@ export class RateLimitedError extends ApiError {
 @Injectable()
 export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(RateLimits.name);
-  private readonly limiters = new Map<RateBucket, { limiter: RateLimiterAbstract; budget: RateBudget }>();
+  private readonly limiters = new Map<RateBucket, { limiter: RateLimiterAbstract; memory: RateLimiterMemory; budget: RateBudget }>();
   private readonly redis: Redis | null;
+  /** Whether Redis answered the last watch: while it does not, the memory counters answer at once. */
+  private redisAnswers = true;
+  private watch: NodeJS.Timeout | undefined;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const { keyPrefix, ...budgets } = config.rateLimits;
@@ -54,7 +65,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       const options = { keyPrefix: `${keyPrefix}:${bucket}`, points: budget.points, duration: budget.seconds };
       const memory = new RateLimiterMemory(options);
       const limiter = this.redis ? new RateLimiterRedis({ ...options, storeClient: this.redis, insuranceLimiter: memory }) : memory;
-      this.limiters.set(bucket, { limiter, budget });
+      this.limiters.set(bucket, { limiter, memory, budget });
     }
   }
 
@@ -68,7 +79,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     const entry = this.limiters.get(bucket);
     if (!entry) return;
     try {
-      await entry.limiter.consume(key);
+      await (this.redisAnswers ? entry.limiter : entry.memory).consume(key);
     } catch (e) {
       if (e instanceof RateLimiterRes) throw new RateLimitedError(bucket, entry.budget, Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
       throw e;
@@ -81,7 +92,10 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
    */
   async onModuleInit(): Promise<void> {
     const redis = this.redis;
-    if (!redis || redis.status === 'ready') return;
+    if (!redis) return;
+    this.watch = setInterval(() => void this.watchRedis(redis), REDIS_WATCH_MS);
+    this.watch.unref();
+    if (redis.status === 'ready') return;
     const ready = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), REDIS_READY_WAIT_MS);
       redis.once('ready', () => (clearTimeout(timer), resolve(true)));
@@ -89,9 +103,37 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     if (!ready) this.logger.warn(`Redis for rate limits not ready after ${REDIS_READY_WAIT_MS} ms; counting in memory until it is`);
   }
 
+  /** Whether budgets are counted in Redis now (REDIS_URL set, and Redis answers). */
+  get countingInRedis(): boolean {
+    return this.redis !== null && this.redisAnswers;
+  }
+
+  /**
+   * Asks Redis to answer within the command timeout; the memory counters answer while it does
+   * not. A connection that is up but silent is dropped for a new one: its unanswered commands
+   * would otherwise stay queued ahead of every later reply.
+   */
+  private async watchRedis(redis: Redis): Promise<void> {
+    const answers = await redis.ping().then(
+      () => true,
+      () => false,
+    );
+    if (answers !== this.redisAnswers)
+      this.logger.warn(answers ? 'Redis for rate limits answers again' : 'Redis for rate limits does not answer; counting in memory until it does');
+    this.redisAnswers = answers;
+    if (!answers && (redis.status === 'ready' || redis.status === 'connect')) redis.disconnect(true);
+  }
+
   private connect(url: string): Redis {
     // No offline queue: while Redis is away a command fails at once and the insurance limiter answers.
-    const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2_000 });
+    const redis = new Redis(url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 2_000,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      // A command the memory counters answered in its place is not sent again on a new connection.
+      autoResendUnfulfilledCommands: false,
+    });
     let reported = false;
     redis.on('error', (e: Error) => {
       if (!reported) this.logger.warn(`Redis for rate limits unavailable (${e.message}); counting in memory until it is back`);
@@ -102,6 +144,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.watch);
     await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 }
