@@ -63,6 +63,8 @@ export async function startServer(config: AppConfig, options: { database?: Runni
       url: `http://127.0.0.1:${port}`,
       database,
       close: async () => {
+        // Sockets first: the HTTP server's close waits for them (see GraphqlWsEndpoint.goAway).
+        await running.get(GraphqlWsEndpoint).goAway();
         await running.close();
         await slot?.close();
         if (!options.database) await database.stop();

@@ -10,11 +10,21 @@ async function main(): Promise<void> {
   // (Its exit hook stays: a process that dies of an error still stops its PostgreSQL.)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
   let server: RunningServer | undefined;
+  let shutdownTimeoutMs = 15_000;
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    // A second signal while closing: the operator does not want to wait.
+    if (closing) {
+      console.error(`${signal} again: exiting without waiting for the shutdown`);
+      process.exit(1);
+    }
     closing = true;
     console.log(`${signal}: shutting down`);
+    // Whatever hangs (a query on a connection whose peer vanished, a sweep awaiting it), the process ends.
+    setTimeout(() => {
+      console.error(`shutdown: not done after ${shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); exiting`);
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
     try {
       await server?.close();
       process.exit(0);
@@ -27,6 +37,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   try {
     const config = loadConfig(process.env);
+    shutdownTimeoutMs = config.shutdownTimeoutMs;
     if (config.workers > 1 && cluster.isPrimary) return await superviseWorkers(config.workers);
     server = await startServer(config);
     const port = new URL(server.url).port;

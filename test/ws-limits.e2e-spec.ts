@@ -110,6 +110,20 @@ describe('graphql-ws bounds (defaults)', () => {
     expect(feeds.openFeeds).toBe(before);
   });
 
+  it('closes with 4500, not 4403, when the token cannot be looked up (the database is away): the token is not at fault', async () => {
+    const p = await app.player();
+    const players = app.server.app.get(PlayersService);
+    const session = players.session.bind(players);
+    players.session = () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432'));
+    try {
+      const ws = new RawWs(app.url, { token: p.token });
+      expect(await ws.closed()).toBe(4500);
+      expect(ws.closeReason).toBe('Internal server error');
+    } finally {
+      players.session = session;
+    }
+  });
+
   it('gives back the slots of sockets that leave while their connection_init is being checked', async () => {
     const p = await app.player();
     // The token's check takes a while (a slow database, a Redis round trip for the rate limit).

@@ -41,7 +41,9 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBSUB: z.enum(['memory', 'postgres']).default('memory'),
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).default(12_000),
+  // At most an hour: Node's timers overflow past 2^31 - 1 ms and would fire every millisecond.
+  WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(12_000),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
   METRICS: bool.default(false),
   // Bench only: the floor mutation of bench:moves (never in the public schema).
   BENCH_FLOOR: bool.default(false),
@@ -99,6 +101,8 @@ export type AppConfig = {
   pubsub: 'memory' | 'postgres';
   dbPoolSize: number;
   wsKeepAliveMs: number;
+  /** how long a SIGTERM/SIGINT may take to close everything before the process exits anyway */
+  shutdownTimeoutMs: number;
   /** serves GET /metrics (Prometheus text) and counts SQL statements; off by default */
   metrics: boolean;
   /** bench only: registers the floor mutation bench:moves compares a move with */
@@ -183,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     pubsub: c.PUBSUB,
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
+    shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
     metrics: c.METRICS,
     benchFloor: c.BENCH_FLOOR,
     graphqlIde: c.GRAPHQL_IDE ?? c.NODE_ENV !== 'production',

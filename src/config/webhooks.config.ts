@@ -9,10 +9,14 @@ const flag = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v
 /** The Standard Webhooks spec's schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,36000';
 
+const MAX_RETRY_DELAY_MS = 30 * 24 * 3600 * 1000;
+
 const schedule = z
   .string()
   .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?){0,49}$/, 'must be comma-separated seconds, e.g. 5,300,1800')
-  .transform((v) => v.split(',').map((s) => Math.round(Number(s) * 1000)));
+  .transform((v) => v.split(',').map((s) => Math.round(Number(s) * 1000)))
+  // A retry is stored as a time: past 30 days it would be out of the database's range, or absurd.
+  .refine((delays) => delays.every((ms) => ms <= MAX_RETRY_DELAY_MS), 'each delay must be at most 2592000 seconds (30 days)');
 
 export const webhooksEnvSchema = {
   WEBHOOK_RETRY_SCHEDULE: schedule.prefault(DEFAULT_RETRY_SCHEDULE),

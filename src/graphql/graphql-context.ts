@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { GraphQLError } from 'graphql';
 import type { Context as WsContext } from 'graphql-ws';
 import type { IncomingMessage } from 'node:http';
@@ -19,6 +20,11 @@ export const RATE_LIMITED_CLOSE_CODE = 4429;
 
 /** graphql-ws's close code for a refused connection_init; its own reason is a bare "Forbidden". */
 export const WS_FORBIDDEN = 4403;
+
+/** graphql-ws's close code for a failure on the server: the client reconnects with backoff. */
+export const WS_INTERNAL_ERROR = 4500;
+
+const logger = new Logger('GraphQL');
 
 export interface TransportDeps {
   players: PlayersService;
@@ -148,8 +154,14 @@ export function graphqlWsOnConnect({ players, keepAlive, limits, sockets }: Tran
       extra.session = await players.session(wsAuthorization(ctx.connectionParams, extra.request));
     } catch (e) {
       // graphql-ws would close with a bare "Forbidden": close first with the reason HTTP gives
-      // (its own close that follows is then a no-op on a closing socket).
+      // (its own close that follows is then a no-op on a closing socket). A failure to look the
+      // token up (the database is away) is no verdict on the token: a client told 4403 would drop
+      // a good one, so it is told 4500 and reconnects.
       if (e instanceof ApiError) socket?.close(WS_FORBIDDEN, e.message);
+      else {
+        logger.error(e);
+        socket?.close(WS_INTERNAL_ERROR, 'Internal server error');
+      }
       return false;
     }
     // The client may have gone while the checks above waited: a socket already closed gets no

@@ -20,6 +20,9 @@ import { graphqlWsLimitOptions } from './graphql-ws-options.js';
 /** Where graphql-ws is served: the same path as GraphQL over HTTP. */
 export const GRAPHQL_PATH = '/graphql';
 
+/** How long sockets told to go away (1001) have to close before they are cut. */
+const GOING_AWAY_GRACE_MS = 1_000;
+
 /**
  * The graphql-ws endpoint, on the HTTP server's upgrades to /graphql. It is set up here rather
  * than by @nestjs/graphql's driver, which offers no say over graphql-ws's keep-alive: every socket
@@ -30,6 +33,8 @@ export const GRAPHQL_PATH = '/graphql';
 @Injectable()
 export class GraphqlWsEndpoint implements OnModuleDestroy {
   private disposable: { dispose(): void | Promise<void> } | undefined;
+  private wss: WebSocketServer | undefined;
+  private goingAway: Promise<void> | undefined;
   private readonly logger = new Logger('GraphQL');
 
   constructor(
@@ -55,6 +60,7 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
     };
     const schema = () => this.modules.get(GraphQLSchemaHost, { strict: false }).schema;
     const wss = new WebSocketServer({ noServer: true, path: GRAPHQL_PATH });
+    this.wss = wss;
     this.disposable = useServer(
       {
         schema,
@@ -87,14 +93,33 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
     applyWsServerLimits(wss, this.connections, this.config.limits.ws);
     httpServer.on('upgrade', (req, socket, head) => {
       // An upgrade to any other path is dropped instead of left open.
-      if (!req.url?.startsWith(GRAPHQL_PATH)) return void socket.destroy();
+      // So is any upgrade once the server is going away.
+      if (!req.url?.startsWith(GRAPHQL_PATH) || this.goingAway) return void socket.destroy();
       wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
     });
     return wss;
   }
 
-  /** Closes every socket (1001, going away) and the server, as the driver did on shutdown. */
+  /**
+   * Closes every socket with 1001 (going away), cuts those whose peer has not closed within a
+   * second, and stops the WebSocket server. Shutdown calls it first: the HTTP server's close
+   * waits for every connection, upgraded ones included, so an open socket held it for good.
+   */
+  goAway(): Promise<void> {
+    this.goingAway ??= (async () => {
+      const wss = this.wss;
+      if (wss) {
+        for (const socket of wss.clients) socket.close(1001, 'server shutting down');
+        const deadline = Date.now() + GOING_AWAY_GRACE_MS;
+        while (wss.clients.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        for (const socket of wss.clients) socket.terminate();
+      }
+      await this.disposable?.dispose();
+    })();
+    return this.goingAway;
+  }
+
   async onModuleDestroy(): Promise<void> {
-    await this.disposable?.dispose();
+    await this.goAway();
   }
 }
