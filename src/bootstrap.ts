@@ -33,7 +33,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
   try {
     if (config.migrateOnStart) await applyMigrations(database.url);
     // Refused here when this instance's PUBSUB cannot run beside another's on this database.
-    slot = await InstanceSlot.claim(database.url, config.pubsub);
+    slot = await InstanceSlot.claim(database.url, config.pubsub, config.dbHeartbeatMs);
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot(config, database.url),

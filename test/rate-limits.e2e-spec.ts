@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createConnection, createServer, type AddressInfo, type Server } from 'node:net';
+import { createConnection } from 'node:net';
 import pg from 'pg';
 import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
@@ -8,6 +8,7 @@ import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { GqlClient } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
 import { Subscriber } from './support/ws.js';
+import { TcpProxy } from './support/tcp-proxy.js';
 
 const M_REGISTER = `mutation($name: String!) { registerPlayer(name: $name) { token player { id } } }`;
 const M_CREATE = `mutation($input: CreateMatchInput!) { createMatch(input: $input) { id status } }`;
@@ -302,30 +303,17 @@ describeWithRedis(
   redisReachable ? 'a Redis that stops answering' : `a Redis that stops answering (skipped: no Redis answers at ${REDIS_URL})`,
   () => {
     let app: TestApp;
-    let proxy: Server;
-    let silent = false;
+    let proxy: TcpProxy;
     const prefix = `test:${randomBytes(6).toString('hex')}`;
     beforeAll(async () => {
       const redis = new URL(REDIS_URL);
-      proxy = createServer((client) => {
-        const upstream = createConnection({ host: redis.hostname, port: Number(redis.port || 6379) });
-        client.on('data', (d) => silent || upstream.write(d));
-        upstream.on('data', (d) => silent || client.write(d));
-        for (const [a, b] of [
-          [client, upstream],
-          [upstream, client],
-        ] as const) {
-          a.on('error', () => {});
-          a.on('close', () => b.destroy());
-        }
-      });
-      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-      const url = `redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      proxy = await TcpProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
+      const url = `redis://127.0.0.1:${proxy.port}`;
       app = await startTestApp({ REDIS_URL: url, RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_REGISTER: '3/60' });
     });
     afterAll(async () => {
       await app?.close();
-      await new Promise((resolve) => proxy.close(resolve));
+      await proxy?.close();
     });
 
     /** The request's answer, or a failure if none came within 5 s (the old code waited for Redis for good). */
@@ -342,12 +330,12 @@ describeWithRedis(
       const limits = app.server.app.get(RateLimits);
       expect(limits.countingInRedis).toBe(true);
       expect(await register('r1')).toBeUndefined(); // counted in Redis: 1 of 3
-      silent = true;
+      proxy.silent = true;
       // The memory counters start from nothing: three more pass, the fourth is refused.
       for (const name of ['r2', 'r3', 'r4']) expect(await register(name)).toBeUndefined();
       expect(await register('r5')).toBe('RATE_LIMITED');
       expect(limits.countingInRedis).toBe(false);
-      silent = false;
+      proxy.silent = false;
       await until(() => limits.countingInRedis);
       // Back on Redis's count (1 of 3), which the memory counters' refusal does not reach.
       expect(await register('r6')).toBeUndefined();

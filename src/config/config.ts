@@ -44,6 +44,7 @@ const schema = z.object({
   // At most an hour: Node's timers overflow past 2^31 - 1 ms and would fire every millisecond.
   WS_KEEPALIVE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(12_000),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(15_000),
+  DB_HEARTBEAT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   METRICS: bool.default(false),
   // Bench only: the floor mutation of bench:moves (never in the public schema).
   BENCH_FLOOR: bool.default(false),
@@ -101,6 +102,8 @@ export type AppConfig = {
   pubsub: 'memory' | 'postgres';
   dbPoolSize: number;
   wsKeepAliveMs: number;
+  /** how often the LISTEN and instance-lock sessions must answer a trivial query (see session-heartbeat.ts) */
+  dbHeartbeatMs: number;
   /** how long a SIGTERM/SIGINT may take to close everything before the process exits anyway */
   shutdownTimeoutMs: number;
   /** serves GET /metrics (Prometheus text) and counts SQL statements; off by default */
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     dbPoolSize: c.DB_POOL_SIZE,
     wsKeepAliveMs: c.WS_KEEPALIVE_MS,
     shutdownTimeoutMs: c.SHUTDOWN_TIMEOUT_MS,
+    dbHeartbeatMs: c.DB_HEARTBEAT_MS,
     metrics: c.METRICS,
     benchFloor: c.BENCH_FLOOR,
     graphqlIde: c.GRAPHQL_IDE ?? c.NODE_ENV !== 'production',

@@ -7,6 +7,10 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { DATABASE_URL } from './database.tokens.js';
 import { timePoolWaits } from './pool-waits.js';
 import { PreparedStatements } from './prepared-statements.js';
+import { KEEP_ALIVE } from './session-heartbeat.js';
+
+/** How long past DB_STATEMENT_TIMEOUT_MS the client waits for an answer before it gives up on the connection. */
+const QUERY_TIMEOUT_MARGIN_MS = 1_000;
 
 /**
  * The one Prisma client of the process, over node-postgres (Prisma 7's driver adapter: no query
@@ -37,6 +41,10 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       connectionTimeoutMillis: acquireTimeoutMs,
       // No statement holds a pooled connection longer than this (0: no limit).
       ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+      // The database enforces that limit only while it can still answer: past it by a second
+      // more, the client gives up too (a peer gone silent), and the pool drops the connection.
+      ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS } : {}),
+      ...KEEP_ALIVE,
       // Times are stored without a time zone, some written by the application in UTC, others by
       // the statements' now() in the session's zone: every session is UTC, whatever the
       // database's default. Awaited by the pool before the connection is first handed out.

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
+import { dropSession, KEEP_ALIVE, watchSession } from '../database/session-heartbeat.js';
 
 /**
  * What crosses between server instances: "match M has events up to seq S, and it has just
@@ -81,8 +82,15 @@ export class PostgresEventBus implements EventBus {
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
 
-  constructor(private readonly url: string) {
-    this.notifier = new pg.Pool({ connectionString: url, max: 2 });
+  private unwatch = () => {};
+
+  constructor(
+    private readonly url: string,
+    /** How often the LISTEN session is asked to answer (DB_HEARTBEAT_MS), see watchSession. */
+    private readonly heartbeatMs: number,
+  ) {
+    // A NOTIFY that gets no answer fails in time: the command that sent it has committed and answered.
+    this.notifier = new pg.Pool({ connectionString: url, max: 2, query_timeout: heartbeatMs, ...KEEP_ALIVE });
     this.notifier.on('error', () => {}); // an idle connection dropped: the next publish opens another
   }
 
@@ -92,7 +100,10 @@ export class PostgresEventBus implements EventBus {
   }
 
   async publish(signal: MatchSignal): Promise<void> {
-    await this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(signal)]);
+    const notify = () => this.notifier.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(signal)]);
+    // Once more on a failure: the pool has dropped the connection that failed (a restart, a peer
+    // gone silent), and the next one is likely fresh. Past that, the feeds' re-check finds the commit.
+    await notify().catch(notify);
   }
 
   onSignal(handler: (signal: MatchSignal) => void): void {
@@ -106,13 +117,14 @@ export class PostgresEventBus implements EventBus {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    this.unwatch();
     await this.local.close();
     await this.listener?.end().catch(() => {});
     await this.notifier.end().catch(() => {});
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: 'dominoes-listen' });
+    const client = new pg.Client({ connectionString: this.url, application_name: 'dominoes-listen', query_timeout: this.heartbeatMs, ...KEEP_ALIVE });
     client.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
       try {
@@ -132,13 +144,15 @@ export class PostgresEventBus implements EventBus {
     }
     if (this.closed) return void (await client.end().catch(() => {}));
     this.listener = client;
+    this.unwatch = watchSession(client, this.heartbeatMs, () => this.lost(client));
   }
 
   private lost(client: pg.Client): void {
     if (this.listener !== client || this.closed) return;
     this.listener = null;
-    void client.end().catch(() => {});
-    this.logger.warn('the LISTEN connection dropped: reconnecting');
+    this.unwatch();
+    dropSession(client);
+    this.logger.warn('the LISTEN connection dropped or stopped answering: reconnecting');
     this.reconnect(RECONNECT_MIN_MS);
   }
 

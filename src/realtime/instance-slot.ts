@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import { StartupRefusal } from '../common/start-failure.js';
+import { dropSession, KEEP_ALIVE, watchSession } from '../database/session-heartbeat.js';
 
 /** One advisory-lock key for "a server instance uses this database" (per database, as all advisory locks). */
 const INSTANCE_KEY = 0x646f6d696e6f; // "domino"
@@ -18,14 +19,17 @@ export class InstanceSlot {
   private client: pg.Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
+  private unwatch = () => {};
 
   private constructor(
     private readonly url: string,
     private readonly mode: 'memory' | 'postgres',
+    /** How often the lock's session is asked to answer (DB_HEARTBEAT_MS), see watchSession. */
+    private readonly heartbeatMs: number,
   ) {}
 
-  static async claim(url: string, mode: 'memory' | 'postgres'): Promise<InstanceSlot> {
-    const slot = new InstanceSlot(url, mode);
+  static async claim(url: string, mode: 'memory' | 'postgres', heartbeatMs: number): Promise<InstanceSlot> {
+    const slot = new InstanceSlot(url, mode, heartbeatMs);
     if (!(await slot.take())) {
       throw new StartupRefusal(
         mode === 'memory'
@@ -39,12 +43,18 @@ export class InstanceSlot {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retry);
+    this.unwatch();
     await this.client?.end().catch(() => {});
   }
 
   /** Connects and tries the lock; false when another instance's mode excludes this one. */
   private async take(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.url, keepAlive: true, application_name: 'dominoes-instance' });
+    const client = new pg.Client({
+      connectionString: this.url,
+      application_name: 'dominoes-instance',
+      query_timeout: this.heartbeatMs,
+      ...KEEP_ALIVE,
+    });
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     await client.connect();
@@ -55,13 +65,15 @@ export class InstanceSlot {
       return false;
     }
     this.client = client;
+    this.unwatch = watchSession(client, this.heartbeatMs, () => this.lost(client));
     return true;
   }
 
   private lost(client: pg.Client): void {
     if (this.client !== client || this.closed) return;
     this.client = null;
-    void client.end().catch(() => {});
+    this.unwatch();
+    dropSession(client);
     this.retry = setTimeout(() => void this.retake(), RETRY_MS);
     this.retry.unref();
   }

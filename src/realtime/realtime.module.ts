@@ -14,7 +14,7 @@ import { WsKeepAlive } from './ws-keepalive.js';
       inject: [APP_CONFIG, DATABASE_URL],
       useFactory: async (config: AppConfig, url: string): Promise<EventBus> => {
         if (config.pubsub === 'memory') return new InMemoryEventBus();
-        const bus = new PostgresEventBus(url);
+        const bus = new PostgresEventBus(url, config.dbHeartbeatMs);
         await bus.start();
         return bus;
       },

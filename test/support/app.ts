@@ -46,8 +46,11 @@ export function instanceConfig(databaseUrl: string, env: Record<string, string> 
   });
 }
 
-/** A real server on a free port over a fresh database copied from the migrated template. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * A real server on a free port over a fresh database copied from the migrated template.
+ * `reachDatabaseAt` gives the URL the server connects with (e.g. through a proxy the test controls).
+ */
+export async function startTestApp(env: Record<string, string> = {}, options: { reachDatabaseAt?: (url: string) => string } = {}): Promise<TestApp> {
   const serverUrl = process.env.TEST_PG_SERVER_URL;
   if (!serverUrl) throw new Error('TEST_PG_SERVER_URL is unset: run the e2e suites through jest (global setup)');
   const databaseUrl = await createTestDatabase(serverUrl);
@@ -58,7 +61,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
     PORT: '0',
     HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: options.reachDatabaseAt?.(databaseUrl) ?? databaseUrl,
     MIGRATE_ON_START: 'false',
   });
   const server = await startServer(config, { logger: false });
