@@ -1,3 +1,5 @@
+import { BoardPictureService } from '../src/board/board-picture.service.js';
+import { RecordService } from '../src/history/record.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
@@ -68,6 +70,28 @@ describe('board pictures and web pages over HTTP', () => {
     const noMove = await get(`/matches/${createMatch.id}/board.svg?seq=1`);
     expect(noMove.status).toBe(404);
     expect(((await noMove.json()) as { message: string }).message).toMatch(/no move 1/);
+  });
+
+  it('answers a failure on the server as the documented JSON too, its text unsent: the picture and the record alike', async () => {
+    const a = await app.player('Bea');
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+    const failing = () => Promise.reject(new Error('connect ECONNREFUSED 10.0.0.7:5432'));
+    const pictures = app.server.app.get(BoardPictureService);
+    const records = app.server.app.get(RecordService);
+    const [picture, record] = [pictures.picture.bind(pictures), records.record.bind(records)];
+    pictures.picture = failing;
+    records.record = failing;
+    try {
+      for (const path of [`/matches/${createMatch.id}/board.svg`, `/matches/${createMatch.id}/record`]) {
+        const res = await get(path);
+        expect(res.status).toBe(500);
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(await res.json()).toEqual({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
+      }
+    } finally {
+      pictures.picture = picture;
+      records.record = record;
+    }
   });
 
   it('serves the web client at / and the offline IDE to browsers at GET /graphql', async () => {

@@ -1,9 +1,11 @@
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Param, UseFilters, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { RestErrorFilter } from '../common/rest-error.filter.js';
 import { BoardPictureService, parseSeq } from './board-picture.service.js';
 
 /** GET /matches/:id/board.svg?seq=N — the public layout after move N (the latest by default). */
 @Controller('matches')
+@UseFilters(RestErrorFilter)
 export class BoardController {
   constructor(private readonly pictures: BoardPictureService) {}
 

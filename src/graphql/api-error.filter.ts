@@ -13,20 +13,23 @@ export function rateLimitedHttp(error: ApiError): { status: number; headers: Map
   return { status: httpStatusOf(error.code), headers: new Map([['retry-after', String(Number(error.details?.retryAfter ?? 1))]]) };
 }
 
+/** A REST error answer: JSON `{ code, message, … }` that no cache may keep (it is about this moment: a match not finished yet). */
+export function sendRestError(host: ArgumentsHost, status: number, body: { code: string; message: string }): undefined {
+  // Express's res and Fastify's reply both answer status().send() with JSON for an object.
+  const res = host
+    .switchToHttp()
+    .getResponse<{ header(name: string, value: string): unknown; status(code: number): { send(body: unknown): unknown } }>();
+  res.header('Cache-Control', 'no-store');
+  res.status(status).send(body);
+  return undefined;
+}
+
 /** Turns an ApiError into a GraphQL error with `extensions.code`, or a JSON error for REST. */
 @Catch(ApiError)
 export class ApiErrorFilter implements GqlExceptionFilter {
   catch(error: ApiError, host: ArgumentsHost): unknown {
-    if (host.getType() === 'http') {
-      // Express's res and Fastify's reply both answer status().send() with JSON for an object.
-      const res = host
-        .switchToHttp()
-        .getResponse<{ header(name: string, value: string): unknown; status(code: number): { send(body: unknown): unknown } }>();
-      // A refusal is about this moment (a match not finished yet): no cache may keep it.
-      res.header('Cache-Control', 'no-store');
-      res.status(httpStatusOf(error.code)).send({ code: error.code, message: error.message, ...error.details });
-      return undefined;
-    }
+    if (host.getType() === 'http')
+      return sendRestError(host, httpStatusOf(error.code), { code: error.code, message: error.message, ...error.details });
     // On HTTP, Apollo sends the Retry-After header and strips `http` from the error (the status
     // stays 200, as Nest keeps it for every execution error: the body is a normal GraphQL answer).
     const http = error.code === 'RATE_LIMITED' && contextOf(host)?.transport === 'http' ? { http: rateLimitedHttp(error) } : {};

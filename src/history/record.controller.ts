@@ -1,10 +1,12 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Param, UseFilters, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { RestErrorFilter } from '../common/rest-error.filter.js';
 import type { MatchRecordV2 } from './record-format-v2.js';
 import { RecordService } from './record.service.js';
 
 /** GET /matches/:id/record — the versioned match record (docs/match-record.md). */
 @Controller('matches')
+@UseFilters(RestErrorFilter)
 export class RecordController {
   constructor(private readonly records: RecordService) {}
 

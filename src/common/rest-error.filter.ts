@@ -1,0 +1,32 @@
+import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
+import { ApiError, httpStatusOf } from './api-error.js';
+import { sendRestError } from '../graphql/api-error.filter.js';
+
+/** The code a REST answer of Nest's own (a route's HttpException) carries, by its status. */
+function codeOfStatus(status: number): string {
+  if (status === HttpStatus.NOT_FOUND) return 'NOT_FOUND';
+  if (status === HttpStatus.TOO_MANY_REQUESTS) return 'RATE_LIMITED';
+  if (status >= 500) return 'INTERNAL_SERVER_ERROR';
+  return 'BAD_REQUEST';
+}
+
+/**
+ * Every error of the documented REST routes (the match record, the board picture) as the JSON
+ * `{ code, message }` their docs promise, the unexpected ones included: Nest's own answer for
+ * those is `{ statusCode, message }`. An unexpected error is logged and its text never sent.
+ */
+@Catch()
+export class RestErrorFilter implements ExceptionFilter {
+  private readonly logger = new Logger('REST');
+
+  catch(error: unknown, host: ArgumentsHost): undefined {
+    if (error instanceof ApiError) {
+      return sendRestError(host, httpStatusOf(error.code), { code: error.code, message: error.message, ...error.details });
+    }
+    if (error instanceof HttpException) {
+      return sendRestError(host, error.getStatus(), { code: codeOfStatus(error.getStatus()), message: error.message });
+    }
+    this.logger.error(error);
+    return sendRestError(host, HttpStatus.INTERNAL_SERVER_ERROR, { code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
+  }
+}
