@@ -4,8 +4,8 @@ import { sendRestError } from '../graphql/api-error.filter.js';
 
 /** The code a REST answer of Nest's own (a route's HttpException) carries, by its status. */
 function codeOfStatus(status: number): string {
-  if (status === HttpStatus.NOT_FOUND) return 'NOT_FOUND';
-  if (status === HttpStatus.TOO_MANY_REQUESTS) return 'RATE_LIMITED';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 429) return 'RATE_LIMITED';
   if (status >= 500) return 'INTERNAL_SERVER_ERROR';
   return 'BAD_REQUEST';
 }

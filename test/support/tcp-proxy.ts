@@ -10,30 +10,20 @@ export class TcpProxy {
   silent = false;
   private readonly frozen = new WeakSet<Socket>();
   private readonly clients = new Set<Socket>();
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
+  private readonly server: Server;
+
+  private constructor(private readonly target: { host: string; port: number }) {
+    this.server = createServer((client) => this.pipe(client));
+  }
 
   static async start(target: { host: string; port: number }): Promise<TcpProxy> {
-    let proxy: TcpProxy | undefined;
-    const server = createServer((client) => {
-      const upstream = createConnection(target);
-      proxy!.clients.add(client);
-      const passes = () => !proxy!.silent && !proxy!.frozen.has(client);
-      client.on('data', (d) => passes() && upstream.write(d));
-      upstream.on('data', (d) => passes() && client.write(d));
-      for (const [a, b] of [
-        [client, upstream],
-        [upstream, client],
-      ] as const) {
-        a.on('error', () => {});
-        a.on('close', () => (b.destroy(), proxy!.clients.delete(client)));
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new TcpProxy(server, (server.address() as AddressInfo).port);
+    const proxy = new TcpProxy(target);
+    await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
     return proxy;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   /** Every connection open now drops everything from here on; new ones pass. */
@@ -44,5 +34,20 @@ export class TcpProxy {
   async close(): Promise<void> {
     for (const c of this.clients) c.destroy();
     await new Promise((resolve) => this.server.close(resolve));
+  }
+
+  private pipe(client: Socket): void {
+    const upstream = createConnection(this.target);
+    this.clients.add(client);
+    const passes = () => !this.silent && !this.frozen.has(client);
+    client.on('data', (d) => passes() && upstream.write(d));
+    upstream.on('data', (d) => passes() && client.write(d));
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      a.on('error', () => {});
+      a.on('close', () => (b.destroy(), this.clients.delete(client)));
+    }
   }
 }
