@@ -67,6 +67,13 @@ describe('R6 lead', () => {
       expect(highestDoubleLeader([hand('1-0', '2-0'), hand('6-5', '4-3'), hand('6-4')], 0)).toEqual({ seat: 1, tile: null });
       expect(highestDoubleLeader([hand('1-0', '2-2'), hand('6-5', '4-4')], 0)).toEqual({ seat: 1, tile: t('4-4') });
     });
+    it('[engine] equally heavy hands: the first clockwise from the lot winner, the lot winner itself first', () => {
+      const hands = [hand('6-5'), hand('1-0'), hand('5-4', '2-0'), hand('6-4', '1-0')];
+      // Seats 0, 2 and 3 hold 11 pips each; seat 1 holds 1.
+      expect(highestDoubleLeader(hands, 0)).toEqual({ seat: 0, tile: null });
+      expect(highestDoubleLeader(hands, 1)).toEqual({ seat: 2, tile: null });
+      expect(highestDoubleLeader(hands, 3)).toEqual({ seat: 3, tile: null });
+    });
     it('only applies to rounds led by lot', () => {
       const r = dealRound(2, testDeal(5, 4), 4, resolveRules({ leadRule: 'HIGHEST_DOUBLE' }), 3);
       expect(r.starter).toBe(3);

@@ -100,7 +100,10 @@ registerEnumType(LeadRule, {
   description: 'What the leader may lead (R6).',
   valuesMap: {
     ANY: { description: 'Any tile (default).' },
-    HIGHEST_DOUBLE: { description: 'When the lead is drawn for, the holder of the highest double leads it.' },
+    HIGHEST_DOUBLE: {
+      description:
+        'When the lead is drawn for, the holder of the highest double leads it; with no double dealt, the heaviest hand leads any tile (a tie: the first clockwise from the lot winner).',
+    },
   },
 });
 registerEnumType(Rounding, {
