@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../src/config/config.js';
+import { PrismaService } from '../src/database/prisma.service.js';
 import { adminQuery, databaseName } from './setup/test-database.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import type { GqlErrorShape } from './support/gql.js';
@@ -81,6 +82,27 @@ describe('readiness without the database', () => {
       expect(text).not.toMatch(/not currently accepting|does not exist|terminat|postgres|password|127\.0\.0\.1/i);
     } finally {
       await adminQuery(serverUrl, `ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await app.close();
+    }
+  });
+});
+
+describe('readiness with a database that does not answer', () => {
+  it('answers 503 within its own bound instead of waiting on the database', async () => {
+    const app = await startTestApp();
+    const prisma = app.server.app.get(PrismaService);
+    const queryRaw = prisma.$queryRaw.bind(prisma);
+    // A database gone silent: the statement never answers (the pool would wait for its timeouts).
+    (prisma as unknown as { $queryRaw: () => Promise<never> }).$queryRaw = () => new Promise<never>(() => {});
+    try {
+      const res = await Promise.race([
+        fetch(`${app.url}/health/ready`),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 10 s')), 10_000).unref()),
+      ]);
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain('database unreachable');
+    } finally {
+      (prisma as unknown as { $queryRaw: typeof queryRaw }).$queryRaw = queryRaw;
       await app.close();
     }
   });

@@ -5,6 +5,11 @@ import { readMigrations } from '../database/schema-engine.js';
 
 /** How long one readiness answer is reused (/health/ready is not rate-limited: see http-rate-limit.ts). */
 const READY_REUSE_MS = 1_000;
+/**
+ * How long the check may take before the answer is "unreachable": a database gone silent would
+ * otherwise hold the probe for the pool's acquire timeout or longer, past most probes' own timeout.
+ */
+const READY_TIMEOUT_MS = 2_000;
 
 @Injectable()
 export class DatabaseHealthIndicator {
@@ -30,19 +35,30 @@ export class DatabaseHealthIndicator {
 
   private async check(key: string): Promise<HealthIndicatorResult> {
     const check = this.indicator.check(key);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
+    });
     try {
-      // The migrations on disk do not change while the process runs: read them once.
-      this.expected ??= readMigrations().then((l) => l.migrationDirectories.map((d) => d.path));
-      const expected = await this.expected;
-      const rows = await this.prisma.$queryRaw<{ migration_name: string }[]>`
-        SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
-      const applied = new Set(rows.map((r) => r.migration_name));
-      const pending = expected.filter((m) => !applied.has(m));
-      return pending.length === 0 ? check.up({ migrations: expected.length }) : check.down({ pending });
+      return await Promise.race([this.query(check), late]);
     } catch (e) {
       // The cause goes to the log; the public answer names none of the database's details.
       this.logger.warn(`readiness: database check failed: ${(e as Error).message}`);
       return check.down({ message: 'database unreachable' });
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** Up when every migration on disk is applied. */
+  private async query(check: ReturnType<HealthIndicatorService['check']>): Promise<HealthIndicatorResult> {
+    // The migrations on disk do not change while the process runs: read them once.
+    this.expected ??= readMigrations().then((l) => l.migrationDirectories.map((d) => d.path));
+    const expected = await this.expected;
+    const rows = await this.prisma.$queryRaw<{ migration_name: string }[]>`
+      SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    const applied = new Set(rows.map((r) => r.migration_name));
+    const pending = expected.filter((m) => !applied.has(m));
+    return pending.length === 0 ? check.up({ migrations: expected.length }) : check.down({ pending });
   }
 }
