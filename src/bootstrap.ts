@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { answerBodyRefusalsAsGraphql } from './graphql/body-refusals.js';
+import { StartupRefusal } from './common/start-failure.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
 import { startDatabase, type RunningDatabase } from './database/database-url.js';
@@ -54,7 +55,12 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).
     await app.init();
     app.get(GraphqlWsEndpoint).listen(app.getHttpServer());
-    await app.listen(config.port, config.host);
+    await app.listen(config.port, config.host).catch((e: NodeJS.ErrnoException) => {
+      // Told apart from the database's: both fail on an unknown host name.
+      if (e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN' || e.code === 'EADDRNOTAVAIL')
+        throw new StartupRefusal(`cannot listen on ${config.host}:${config.port}: ${e.message} (check HOST)`);
+      throw e;
+    });
     const address = app.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const running = app;

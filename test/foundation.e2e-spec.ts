@@ -43,6 +43,13 @@ describe('service foundation', () => {
 });
 
 describe('boot-time failures', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ PUBSUB: 'postgres' });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
   // The compiled server (npm test builds it first), started as an operator would.
   const boot = (env: Record<string, string>) =>
     spawnSync(process.execPath, ['dist/src/main.js'], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, encoding: 'utf8', timeout: 60_000 });
@@ -59,5 +66,14 @@ describe('boot-time failures', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^cannot start: /);
     expect(lines[0]).toMatch(reason);
+  });
+
+  it('names HOST, not the database, when the address to listen on does not resolve', () => {
+    // A database that answers: the failure is the listening address alone.
+    const res = boot({ DATABASE_URL: app.databaseUrl, MIGRATE_ON_START: 'false', PUBSUB: 'postgres', HOST: 'no.such.host.invalid' });
+    expect(res.status).toBe(1);
+    const lines = res.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^cannot start: cannot listen on no\.such\.host\.invalid:\d+: .*\(check HOST\)$/);
   });
 });
