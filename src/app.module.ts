@@ -13,6 +13,7 @@ import { APP_CONFIG, type AppConfig } from './config/config.js';
 import { DatabaseModule } from './database/database.module.js';
 import { DueWorkModule } from './due-work/due-work.module.js';
 import { DATABASE_URL } from './database/database.tokens.js';
+import { INSTANCE_STANDING, type InstanceStanding } from './realtime/instance-slot.js';
 import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { LimitsModule } from './limits/limits.module.js';
@@ -37,7 +38,7 @@ import { WebhooksModule } from './webhooks/webhooks.module.js';
 @Module({})
 export class AppModule {
   /** The whole service, given its validated configuration and the database URL to use. */
-  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+  static forRoot(config: AppConfig, databaseUrl: string, instance: InstanceStanding = { conflicting: false }): DynamicModule {
     const logger = new Logger('GraphQL');
     const verbose = config.logLevel === 'debug' || config.logLevel === 'trace';
     return {
@@ -115,11 +116,12 @@ export class AppModule {
       providers: [
         { provide: APP_CONFIG, useValue: config },
         { provide: DATABASE_URL, useValue: databaseUrl },
+        { provide: INSTANCE_STANDING, useValue: instance },
         { provide: APP_FILTER, useClass: ApiErrorFilter },
         { provide: APP_FILTER, useClass: GraphQLErrorFilter },
         GraphqlWsEndpoint,
       ],
-      exports: [APP_CONFIG, DATABASE_URL],
+      exports: [APP_CONFIG, DATABASE_URL, INSTANCE_STANDING],
     };
   }
 }

@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import pg from 'pg';
 import { startServer, type RunningServer } from '../src/bootstrap.js';
+import { INSTANCE_KEY } from '../src/realtime/instance-slot.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { actionsFromMoves, apply, botSeed, chooseBotAction, newMatch, viewFor } from '../src/domain/index.js';
 import { BotsService } from '../src/matches/bots.service.js';
@@ -86,6 +87,32 @@ describe('PUBSUB=memory serves a single instance', () => {
     }
     // The first instance is unharmed.
     expect((await a.anon.request<{ __typename: string }>('{ __typename }')).__typename).toBe('Query');
+  });
+
+  it('reports not ready while it lost its lock to an instance that excludes it, and ready once it has it back', async () => {
+    const admin = new pg.Client({ connectionString: a.databaseUrl });
+    await admin.connect();
+    const ready = async () => (await fetch(`${a.url}/health/ready`)).status;
+    try {
+      expect(await ready()).toBe(200);
+      // The lock's session drops (a terminated backend), and another instance takes the key first.
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dominoes-instance' AND datname = current_database()`,
+      );
+      expect((await admin.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [INSTANCE_KEY])).rows[0].ok).toBe(true);
+      const until = async (status: number) => {
+        for (let i = 0; i < 100 && (await ready()) !== status; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(await ready()).toBe(status);
+      };
+      await until(503);
+      const body = (await (await fetch(`${a.url}/health/ready`)).json()) as { error: Record<string, { message?: string }> };
+      expect(body.error.instance.message).toMatch(/another instance/);
+      // The other goes away: this instance takes its lock back at its next try.
+      await admin.query('SELECT pg_advisory_unlock($1::bigint)', [INSTANCE_KEY]);
+      await until(200);
+    } finally {
+      await admin.end();
+    }
   });
 
   it('lets another instance start once the first has stopped', async () => {

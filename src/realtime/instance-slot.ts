@@ -3,8 +3,16 @@ import pg from 'pg';
 import { StartupRefusal } from '../common/start-failure.js';
 import { dropSession, KEEP_ALIVE, watchSession } from '../database/session-heartbeat.js';
 
+/** Injection token: this instance's standing on its database (InstanceSlot), for readiness. */
+export const INSTANCE_STANDING = Symbol('INSTANCE_STANDING');
+
+/** Whether this instance lost its lock to an instance its PUBSUB cannot run beside. */
+export interface InstanceStanding {
+  readonly conflicting: boolean;
+}
+
 /** One advisory-lock key for "a server instance uses this database" (per database, as all advisory locks). */
-const INSTANCE_KEY = 0x646f6d696e6f; // "domino"
+export const INSTANCE_KEY = 0x646f6d696e6f; // "domino"
 const RETRY_MS = 2000;
 
 /**
@@ -14,12 +22,14 @@ const RETRY_MS = 2000;
  * shared, and start-up is refused when those cannot mix. The lock lives as long as this session;
  * if the session drops it is taken again (and a conflict then is logged loudly).
  */
-export class InstanceSlot {
+export class InstanceSlot implements InstanceStanding {
   private readonly logger = new Logger(InstanceSlot.name);
   private client: pg.Client | null = null;
   private closed = false;
   private retry: NodeJS.Timeout | undefined;
   private unwatch = () => {};
+  /** Its lock was lost and another instance's mode now excludes this one: readiness says so. */
+  conflicting = false;
 
   private constructor(
     private readonly url: string,
@@ -81,8 +91,12 @@ export class InstanceSlot {
   private async retake(): Promise<void> {
     if (this.closed) return;
     try {
-      if (!(await this.take())) this.logger.error(`PUBSUB=${this.mode} conflicts with another instance on this database: stop one of them`);
-      else return;
+      if (!(await this.take())) {
+        // Serving on would show stale matches to this instance's subscribers (or the other's):
+        // readiness goes down, so that a load balancer sends traffic elsewhere until this is solved.
+        this.conflicting = true;
+        this.logger.error(`PUBSUB=${this.mode} conflicts with another instance on this database: stop one of them`);
+      } else return void (this.conflicting = false);
     } catch (e) {
       this.logger.warn(`cannot take the instance lock again yet: ${e instanceof Error ? e.message : String(e)}`);
     }
