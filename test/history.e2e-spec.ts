@@ -186,6 +186,27 @@ describe('match history', () => {
     }
   });
 
+  it('replays one round asked by its number, with no error from the others', async () => {
+    const [id, final] = [...finals].find(([, f]) => f.rounds.length >= 2)!;
+    const second = final.rounds[1];
+    const seqs = second.moves.map((m) => m.seq);
+    const aliases = seqs
+      .slice(0, 25)
+      .map((s) => `b${s}: boardAt(seq: ${s}) { ${BOARD} }`)
+      .join(' ');
+    const res = await a.raw(`query($id: ID!) { match(id: $id) { rounds(number: 2) { number ${aliases} } } }`, { id });
+    expect(res.body.errors).toBeUndefined();
+    const rounds = (res.body.data as { match: { rounds: Record<string, unknown>[] } }).match.rounds;
+    expect(rounds.map((r) => r.number)).toEqual([2]);
+    for (const s of seqs.slice(0, 25)) expect(rounds[0][`b${s}`]).not.toBeNull();
+    // A round that has not begun: none.
+    const none = await a.request<{ match: { rounds: unknown[] } }>(
+      `query($id: ID!) { match(id: $id) { rounds(number: ${final.rounds.length + 1}) { number } } }`,
+      { id },
+    );
+    expect(none.match.rounds).toEqual([]);
+  });
+
   it('replays the live round up to the current move', async () => {
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await b.request(M_JOIN, { id: createMatch.id });

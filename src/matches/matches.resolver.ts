@@ -1,5 +1,5 @@
 import { UseGuards } from '@nestjs/common';
-import { Args, Context, ID, Info, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Info, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { OperationTypeNode, type GraphQLResolveInfo } from 'graphql';
 import { AuthGuard, CurrentPlayer, type RequestContext } from '../players/auth.js';
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';
@@ -112,16 +112,26 @@ export class MatchesResolver {
     return this.matches.draw(player, input);
   }
 
-  @ResolveField(() => [Round], { description: 'Every round so far, in order; hands and draws are shown once a round is over.' })
-  async rounds(@Parent() match: Match, @Context() context: RequestContext, @Info() info: GraphQLResolveInfo): Promise<Round[]> {
+  @ResolveField(() => [Round], {
+    description:
+      'Every round so far, in order; hands and draws are shown once a round is over. With number, only that round (none if it has not begun): a replay asks one round for boardAt.',
+  })
+  async rounds(
+    @Parent() match: Match,
+    @Context() context: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+    @Args('number', { type: () => Int, nullable: true, description: 'Round.number of the one round wanted (1 is the first).' })
+    number?: number | null,
+  ): Promise<Round[]> {
+    const only = (rounds: Round[]) => (number === null || number === undefined ? rounds : rounds.filter((r) => r.number === number));
     // A subscription's events share one read per view of the match, but each resolves the rounds
     // again: they are counted as they are resolved, per view and document (RoundsBudget.spendInView).
     if (info.operation.operation === OperationTypeNode.SUBSCRIPTION) {
       this.roundsBudget.checkInView(match, info.operation, context.address);
       const rounds = await this.roundsService.roundsOf(match);
       this.roundsBudget.spendInView(match, info.operation, context.address, rounds.length);
-      return rounds;
+      return only(rounds);
     }
-    return this.roundsService.roundsOf(match, (n) => this.roundsBudget.spend(context, n));
+    return only(await this.roundsService.roundsOf(match, (n) => this.roundsBudget.spend(context, n)));
   }
 }
