@@ -31,4 +31,4 @@ export const DRAW = `mutation Draw($input: TurnInput!) { drawTile(input: $input)
 export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type match { ${MATCH_FIELDS} } } }`;
 export const ROUNDS = `query Rounds($id: ID!) { match(id: $id) { id status rules { spinner } seats { index isBot player { name } } teams { index score seats } winner { index }
   rounds { number status starter result { end awarded hands { seat tiles { high low } } } moves { seq round seat type end points count tile { high low } } } } }`;
-export const BOARD_AT = `query BoardAt($id: ID!, $seq: Int!) { match(id: $id) { id rounds { number boardAt(seq: $seq) { count spinner { high low } openEnds { end pips } } } } }`;
+export const BOARD_AT = `query BoardAt($id: ID!, $round: Int!, $seq: Int!) { match(id: $id) { id rounds(number: $round) { number boardAt(seq: $seq) { count spinner { high low } openEnds { end pips } } } } }`;

@@ -1,6 +1,6 @@
 import { boardSvg } from '../../src/board/board-svg.js';
 import { layoutOf } from '../../src/board/layout.js';
-import { gql, gqlWithErrors, ServerError } from './api.js';
+import { gql, ServerError } from './api.js';
 import { h, svgFragment } from './dom.js';
 import { moveText, seatName } from './match-view.js';
 import { BOARD_AT, ROUNDS } from './operations.js';
@@ -43,13 +43,9 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
   async function boardAt(seq: number, round: number): Promise<BoardAt> {
     const hit = cache.get(seq);
     if (hit) return hit;
-    // Round.boardAt refuses a seq of another round, and rounds cannot be picked one by one:
-    // ask every round and keep the one this move belongs to (the others' errors are expected).
-    const res = await gqlWithErrors<{ match: { rounds: { number: number; boardAt: BoardAt | null }[] } }>(BOARD_AT, { id, seq });
-    const index = m.rounds.findIndex((x) => x.number === round);
-    const mine = res.errors.find((e) => e.path?.[2] === index || !e.path);
-    if (mine || !res.data) throw new ServerError(mine?.extensions?.code ?? 'ERROR', mine?.message ?? 'no answer');
-    const b = res.data.match.rounds[index]?.boardAt ?? { count: 0, openEnds: [] };
+    // Round.boardAt refuses a seq of another round: ask the one round this move belongs to.
+    const res = await gql<{ match: { rounds: { number: number; boardAt: BoardAt | null }[] } }>(BOARD_AT, { id, round, seq });
+    const b = res.match.rounds[0]?.boardAt ?? { count: 0, openEnds: [] };
     cache.set(seq, b);
     return b;
   }
