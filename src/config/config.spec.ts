@@ -16,4 +16,10 @@ describe('loadConfig: bounds of settings that feed timers and stored times', () 
     expect(loadConfig({}).shutdownTimeoutMs).toBe(15_000);
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: '10' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
+
+  it('reads a port in decimal digits only', () => {
+    expect(loadConfig({ PORT: '4106' }).port).toBe(4106);
+    expect(() => loadConfig({ PORT: '0x100A' })).toThrow(/PORT/);
+    expect(() => loadConfig({ EMBEDDED_PG_PORT: '1e3' })).toThrow(/EMBEDDED_PG_PORT/);
+  });
 });

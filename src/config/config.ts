@@ -9,7 +9,8 @@ import { webhooksEnvSchema, webhooksFrom, type WebhooksConfig } from './webhooks
  */
 const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
-const port = z.coerce.number().int().min(0).max(65535);
+// Decimal digits only: Number() would also read '0x100A' or '1e3' as a port.
+const port = z.string().trim().regex(/^\d+$/, 'must be a port number (0 to 65535)').transform(Number).pipe(z.number().int().min(0).max(65535));
 
 const postgresUrl = z.string().refine((v) => {
   try {
