@@ -1,6 +1,6 @@
 import { Catch, HttpException, HttpStatus, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
-import { ApiError, httpStatusOf } from './api-error.js';
-import { sendRestError } from '../graphql/api-error.filter.js';
+import { ApiError } from './api-error.js';
+import { sendApiError, sendRestError } from '../graphql/api-error.filter.js';
 
 /** The code a REST answer of Nest's own (a route's HttpException) carries, by its status. */
 function codeOfStatus(status: number): string {
@@ -20,9 +20,7 @@ export class RestErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('REST');
 
   catch(error: unknown, host: ArgumentsHost): undefined {
-    if (error instanceof ApiError) {
-      return sendRestError(host, httpStatusOf(error.code), { code: error.code, message: error.message, ...error.details });
-    }
+    if (error instanceof ApiError) return sendApiError(host, error);
     if (error instanceof HttpException) {
       return sendRestError(host, error.getStatus(), { code: codeOfStatus(error.getStatus()), message: error.message });
     }

@@ -1,32 +1,29 @@
 import pg from 'pg';
 
+/** TCP keep-alive for the sessions and the pool: a dead peer that the network does report is found within a minute. */
+export const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
 /**
- * A dedicated session (the LISTEN connection, the instance lock) holds state no pool can hand
- * over, and nothing is sent on it for hours. A peer that vanished without a FIN or RST (a
- * failover, a lost NAT entry, a dead host) is then found by TCP keep-alive only after the OS's
- * two hours, and meanwhile the session silently does nothing. So it is asked a trivial question
- * every `intervalMs`: one that gets no answer within the same time counts as lost.
+ * A dedicated session (the LISTEN connection, the instance lock): it holds state no pool can hand
+ * over. Every query on it, the heartbeat's included, fails once it has waited `heartbeatMs`.
+ */
+export function dedicatedSession(url: string, applicationName: string, heartbeatMs: number): pg.Client {
+  return new pg.Client({ connectionString: url, application_name: applicationName, query_timeout: heartbeatMs, ...KEEP_ALIVE });
+}
+
+/**
+ * Nothing is sent on a dedicated session for hours, so a peer that vanished without a FIN or RST
+ * (a failover, a lost NAT entry, a dead host) would be found by TCP keep-alive only after the
+ * OS's two hours, while the session silently did nothing. So it is asked a trivial question every
+ * `intervalMs`; one that fails (the session's query timeout included: see dedicatedSession)
+ * counts as lost.
  */
 export function watchSession(client: pg.Client, intervalMs: number, onLost: () => void): () => void {
   let asking = false;
   const timer = setInterval(() => {
     if (asking) return;
     asking = true;
-    let answered = false;
-    const deadline = setTimeout(() => answered || onLost(), intervalMs);
-    deadline.unref();
-    client.query('SELECT 1').then(
-      () => {
-        answered = true;
-        asking = false;
-        clearTimeout(deadline);
-      },
-      () => {
-        answered = true;
-        clearTimeout(deadline);
-        onLost();
-      },
-    );
+    client.query('SELECT 1').then(() => (asking = false), onLost);
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -37,6 +34,3 @@ export function dropSession(client: pg.Client): void {
   (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
   void client.end().catch(() => {});
 }
-
-/** TCP keep-alive for the sessions and the pool: a dead peer that the network does report is found within a minute. */
-export const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;

@@ -24,12 +24,16 @@ export function sendRestError(host: ArgumentsHost, status: number, body: { code:
   return undefined;
 }
 
+/** An ApiError as a REST answer: its HTTP status, `{ code, message, …details }`. */
+export function sendApiError(host: ArgumentsHost, error: ApiError): undefined {
+  return sendRestError(host, httpStatusOf(error.code), { code: error.code, message: error.message, ...error.details });
+}
+
 /** Turns an ApiError into a GraphQL error with `extensions.code`, or a JSON error for REST. */
 @Catch(ApiError)
 export class ApiErrorFilter implements GqlExceptionFilter {
   catch(error: ApiError, host: ArgumentsHost): unknown {
-    if (host.getType() === 'http')
-      return sendRestError(host, httpStatusOf(error.code), { code: error.code, message: error.message, ...error.details });
+    if (host.getType() === 'http') return sendApiError(host, error);
     // On HTTP, Apollo sends the Retry-After header and strips `http` from the error (the status
     // stays 200, as Nest keeps it for every execution error: the body is a normal GraphQL answer).
     const http = error.code === 'RATE_LIMITED' && contextOf(host)?.transport === 'http' ? { http: rateLimitedHttp(error) } : {};

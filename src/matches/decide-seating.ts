@@ -78,7 +78,7 @@ export function decideClientSeed(r: LoadedMatch, playerId: string, clientSeed: s
 export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
-  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', notWaiting(r, 'left'));
+  if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', notWaiting(r, 'left', ': resign instead'));
   const remaining = r.seats.filter((s) => s.playerId !== null && s.index !== seat).length;
   return {
     commit: bareCommit(r, {
@@ -91,7 +91,7 @@ export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string):
 }
 
 /** Why a seated player's leave or seed comes too late: resigning is the way out of a match that is on, and of nothing else. */
-function notWaiting(r: LoadedMatch, what: string): string {
+function notWaiting(r: LoadedMatch, what: string, onceStarted = ''): string {
   const only = `only a match still WAITING can be ${what}`;
-  return r.status === 'IN_PROGRESS' ? `${only}; this one started${what === 'left' ? ': resign instead' : ''}` : `${only}; this one is ${r.status}`;
+  return r.status === 'IN_PROGRESS' ? `${only}; this one started${onceStarted}` : `${only}; this one is ${r.status}`;
 }

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import { dropSession, KEEP_ALIVE, watchSession } from '../database/session-heartbeat.js';
+import { dedicatedSession, dropSession, KEEP_ALIVE, watchSession } from '../database/session-heartbeat.js';
 
 /**
  * What crosses between server instances: "match M has events up to seq S, and it has just
@@ -124,7 +124,7 @@ export class PostgresEventBus implements EventBus {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'dominoes-listen', query_timeout: this.heartbeatMs, ...KEEP_ALIVE });
+    const client = dedicatedSession(this.url, 'dominoes-listen', this.heartbeatMs);
     client.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return;
       try {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import { StartupRefusal } from '../common/start-failure.js';
-import { dropSession, KEEP_ALIVE, watchSession } from '../database/session-heartbeat.js';
+import { dedicatedSession, dropSession, watchSession } from '../database/session-heartbeat.js';
 
 /** Injection token: this instance's standing on its database (InstanceSlot), for readiness. */
 export const INSTANCE_STANDING = Symbol('INSTANCE_STANDING');
@@ -59,12 +59,7 @@ export class InstanceSlot implements InstanceStanding {
 
   /** Connects and tries the lock; false when another instance's mode excludes this one. */
   private async take(): Promise<boolean> {
-    const client = new pg.Client({
-      connectionString: this.url,
-      application_name: 'dominoes-instance',
-      query_timeout: this.heartbeatMs,
-      ...KEEP_ALIVE,
-    });
+    const client = dedicatedSession(this.url, 'dominoes-instance', this.heartbeatMs);
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     await client.connect();

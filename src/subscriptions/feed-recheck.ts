@@ -4,6 +4,9 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { PrismaService } from '../database/prisma.service.js';
 import { FeedRegistry } from './feed-registry.js';
 
+/** How far before the last re-check an end is still looked for (see `recheckPlayers`). */
+const ENDS_OVERLAP_MS = 60_000;
+
 /**
  * A backstop for signals that never came. A command signals its commit after the commit, from
  * its own process: a crash in between, a NOTIFY that failed, or a commit whose answer the
@@ -15,9 +18,6 @@ import { FeedRegistry } from './feed-registry.js';
  * players' seats). Signals still carry every event at once:
  * this only bounds how late a lost one is.
  */
-/** How far before the last re-check an end is still looked for (see `recheckPlayers`). */
-const ENDS_OVERLAP_MS = 60_000;
-
 @Injectable()
 export class FeedRecheck implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(FeedRecheck.name);
