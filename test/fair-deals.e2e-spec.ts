@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +84,88 @@ describe('fair deals', () => {
     // The commitment is SHA-256 of S_1 of the stored chain.
     const chain = await chainOf(m.id);
     expect(hashTimes(chain[0], 1)).toBe(m.dealCommitment);
+  });
+
+  describe('holding the server to its commitment', () => {
+    const Q_NEXT = '{ me { id nextDealCommitment } }';
+    const Q_SEAT_PLAYERS = `query($id: ID!) { match(id: $id) { seats { player { id nextDealCommitment } } } }`;
+    const M_LEAVE = 'mutation($id: ID!) { leaveMatch(matchId: $id) { seats { clientSeed } } }';
+    const nextOf = async (c: GqlClient) => (await c.request<{ me: { nextDealCommitment: string } }>(Q_NEXT)).me.nextDealCommitment;
+    /** docs/fair-deals.md, written here on node:crypto: the seed of a seat nobody gave one. */
+    const seatSeed = (commitment: string, seat: number) =>
+      createHash('sha256').update(`straight-dominoes/seat-seed/v1|${commitment}|${seat}`).digest('hex').slice(0, 16);
+
+    it("a match against bots deals from the chain its creator saw committed before sending a seed; the bots' seeds follow from it", async () => {
+      const dee = await app.player('dee');
+      const committed = await nextOf(dee);
+      expect(committed).toMatch(HEX);
+      expect(await nextOf(dee)).toBe(committed); // the same until a match takes it
+      const { createMatch: m } = await dee.request<{ createMatch: MatchT }>(M_CREATE, {
+        input: { seats: 3, bots: 2, clientSeed: 'dee, after the commitment' },
+      });
+      expect(m.status).toBe('IN_PROGRESS');
+      expect(m.dealCommitment).toBe(committed);
+      expect(m.seats.map((s) => s.clientSeed)).toEqual(['dee, after the commitment', seatSeed(committed, 1), seatSeed(committed, 2)]);
+      expect(hashTimes((await chainOf(m.id))[0], 1)).toBe(committed);
+      const next = await nextOf(dee);
+      expect(next).toMatch(HEX);
+      expect(next).not.toBe(committed); // taken: the next match gets a chain of its own
+    });
+
+    it('shows a player their own next commitment only', async () => {
+      const [eve, fay] = await Promise.all([app.player('eve'), app.player('fay')]);
+      const { createMatch: m } = await eve.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
+      await fay.request(M_JOIN_SEED, { id: m.id, seed: 'fay' });
+      const seen = async (viewer: GqlClient) =>
+        (
+          await viewer.request<{ match: { seats: { player: { id: string; nextDealCommitment: string | null } }[] } }>(Q_SEAT_PLAYERS, { id: m.id })
+        ).match.seats.map((s) => s.player.nextDealCommitment);
+      expect(await seen(fay)).toEqual([null, await nextOf(fay)]);
+      expect(await seen(eve)).toEqual([await nextOf(eve), null]);
+      expect(await seen(app.anon)).toEqual([null, null]);
+      expect(await app.anon.request<{ me: null }>(Q_NEXT)).toEqual({ me: null });
+    });
+
+    it('two new matches at once take a pending chain once; a refused one leaves it', async () => {
+      const gus = await app.player('gus');
+      for (let trial = 0; trial < 5; trial++) {
+        const committed = await nextOf(gus);
+        const made = await Promise.all([0, 1].map(() => gus.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } })));
+        const commitments = made.map((r) => r.createMatch.dealCommitment);
+        expect(commitments.filter((c) => c === committed)).toHaveLength(1);
+        expect(new Set(commitments).size).toBe(2);
+      }
+      // A createMatch refused past the WAITING cap (1 here) changes nothing, the pending chain included.
+      const tight = await startTestApp({ MAX_WAITING_MATCHES: '1' });
+      try {
+        const kim = await tight.player('kim');
+        await kim.request(M_CREATE, { input: { seats: 2 } });
+        const committed = await nextOf(kim);
+        expect(await kim.errorCode(M_CREATE, { input: { seats: 2 } })).toBe('TOO_MANY_WAITING_MATCHES');
+        expect(await nextOf(kim)).toBe(committed);
+      } finally {
+        await tight.close();
+      }
+    });
+
+    it('a seat nobody gave a seed shows its default seed; a joiner who brings none keeps it, and a seat left gets it back', async () => {
+      const [hal, ivy, jo] = await Promise.all([app.player('hal'), app.player('ivy'), app.player('jo')]);
+      const { createMatch: m } = await hal.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 3 } });
+      const defaults = [0, 1, 2].map((i) => seatSeed(m.dealCommitment, i));
+      expect(m.seats.map((s) => s.clientSeed)).toEqual(defaults);
+      await ivy.request(M_JOIN_SEED, { id: m.id, seed: 'ivy' });
+      const left = (await ivy.request<{ leaveMatch: { seats: { clientSeed: string }[] } }>(M_LEAVE, { id: m.id })).leaveMatch;
+      expect(left.seats.map((s) => s.clientSeed)).toEqual(defaults);
+      await ivy.request(M_JOIN_SEED, { id: m.id });
+      const { joinMatch: started } = await jo.request<{ joinMatch: MatchT }>(M_JOIN_SEED, { id: m.id, seed: null });
+      expect(started.status).toBe('IN_PROGRESS');
+      expect(started.seats.map((s) => s.clientSeed)).toEqual(defaults);
+      // The record shows them as the seeds every deal used, and verifies.
+      await hal.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: m.id });
+      const record = await recordOf(m.id);
+      expect((record.seats as { clientSeed: string }[]).map((s) => s.clientSeed)).toEqual(defaults);
+      expect(verifyRecord(record).problems).toEqual([]);
+    });
   });
 
   it('no response holds a secret of a live round; each is revealed once its round is over', async () => {

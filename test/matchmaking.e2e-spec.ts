@@ -9,7 +9,7 @@ import { expectReplayable } from './support/replay-check.js';
 import { Subscriber } from './support/ws.js';
 
 const M_INVITE = `mutation($code: String!) { joinMatchByInvite(code: $code) { id status mySeat inviteCode } }`;
-const M_REMATCH = `mutation($id: ID!) { rematch(matchId: $id) { id status mySeat private rematchOfId seats { index isBot player { id } } } }`;
+const M_REMATCH = `mutation($id: ID!) { rematch(matchId: $id) { id status mySeat private rematchOfId dealCommitment seats { index isBot player { id } } } }`;
 const Q_INVITE = `query($id: ID!) { match(id: $id) { inviteCode private } }`;
 const Q_OPEN = `query($first: Int, $after: String) {
   openMatches(first: $first, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id status createdAt rules { targetScore } } } }
@@ -272,11 +272,15 @@ describe('rematch (R24)', () => {
     const loser = winner === ann.id ? bob : ann;
     const winnerClient = winner === ann.id ? ann : bob;
     const oldSeat = (c: GqlClient) => (c === ann ? 0 : 1);
-    // The loser asks first: the rematch is theirs to create.
+    // The loser asks first: the rematch is theirs to create, dealt from the chain they saw committed to (docs/fair-deals.md).
+    const committed = (await loser.request<{ me: { nextDealCommitment: string } }>('{ me { nextDealCommitment } }')).me.nextDealCommitment;
     const created = (
-      await loser.request<{ rematch: { id: string; status: string; mySeat: number; private: boolean; rematchOfId: string } }>(M_REMATCH, { id })
+      await loser.request<{ rematch: { id: string; status: string; mySeat: number; private: boolean; rematchOfId: string; dealCommitment: string } }>(
+        M_REMATCH,
+        { id },
+      )
     ).rematch;
-    expect(created).toMatchObject({ status: 'WAITING', mySeat: oldSeat(loser), private: false, rematchOfId: id });
+    expect(created).toMatchObject({ status: 'WAITING', mySeat: oldSeat(loser), private: false, rematchOfId: id, dealCommitment: committed });
     expect((await app.anon.request<{ match: { rematch: { id: string } } }>(Q_LINKS, { id })).match.rematch.id).toBe(created.id);
     expect(await eventsOf(app, id)).toEqual(expect.arrayContaining(['MATCH_FINISHED', 'REMATCH_OFFERED']));
     expect((await eventsOf(app, id)).at(-1)).toBe('REMATCH_OFFERED');

@@ -30,6 +30,19 @@ export function isClientSeed(s: unknown): s is string {
   return typeof s === 'string' && CLIENT_SEED.test(s);
 }
 
+/** The first field of a seat's default seed; see defaultSeatSeed. */
+export const SEAT_SEED_LABEL = 'straight-dominoes/seat-seed/v1';
+
+/**
+ * The client seed of a seat nobody gave one (a bot's, or a player's who sent none): the first 16
+ * hex digits of SHA-256 of `SEAT_SEED_LABEL|commitment|seat`. A function of the commitment, not
+ * drawn: once the commitment is out, the server has no seed left to choose, so it cannot pick a
+ * bot's (or a silent joiner's) seed after seeing the players' to steer a deal.
+ */
+export function defaultSeatSeed(commitment: string, seat: number): string {
+  return bytesToHex(sha256(utf8ToBytes(`${SEAT_SEED_LABEL}|${commitment}|${seat}`))).slice(0, 16);
+}
+
 /** Why a deal source cannot deal (empty when it can). */
 export function dealSourceProblems(deal: DealSource | undefined, seats: number): string[] {
   if (!deal) return ['a deal source is required'];

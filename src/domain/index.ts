@@ -15,6 +15,7 @@ export {
   chainSecretHexFrom,
   dealCommitment,
   deckFromSecret,
+  defaultSeatSeed,
   hashTimes,
   isClientSeed,
 } from './fair-deal.js';

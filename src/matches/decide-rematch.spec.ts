@@ -1,5 +1,7 @@
 import { decideExpiry, decideRematch, decideRematchSeat, rematchOffered } from './decide-rematch.js';
 import { decideJoin, seatPlayer } from './decide-seating.js';
+import { defaultSeatSeed } from '../domain/index.js';
+import { newDealChain } from './fair-deal-secrets.js';
 import type { LoadedMatch } from './loaded-match.js';
 import { newMatchFrom, newInviteCode, normalizeInviteCode, settingsOf } from './match-settings.js';
 import { rematchLeaderSeat, winningScorer } from './r24-leader.js';
@@ -47,11 +49,18 @@ describe('the rematch copies every setting', () => {
     }));
     f.rules = { ...f.rules, targetScore: 150, scoring: 'FIVES_AND_THREES' };
     f.matchmaking = { ...f.matchmaking, private: true };
-    const { match, empty } = newMatchFrom(settingsOf(f), 'a', { rematchOfId: f.id, rematchLeader: { seat: 0, playerId: 'a' } });
+    const { match, empty } = newMatchFrom(
+      settingsOf(f),
+      'a',
+      { ...newDealChain(), pendingOf: null },
+      { rematchOfId: f.id, rematchLeader: { seat: 0, playerId: 'a' } },
+    );
     expect(settingsOf(empty)).toEqual(settingsOf(f));
     expect(match.seats.map((s) => [s.team, s.isBot, s.botStrategy])).toEqual(f.seats.map((s) => [s.team, s.isBot, s.botStrategy]));
     expect(match.matchmaking).toMatchObject({ private: true, rematchOfId: f.id });
     expect(match.chainSecret).not.toBe(f.chainSecret); // its own fair-deal chain
+    // Every seat's seed until someone gives one follows from the commitment: none is left for the server to pick.
+    expect(match.seats.map((s) => s.clientSeed)).toEqual([0, 1, 2, 3].map((i) => defaultSeatSeed(match.dealCommitment, i)));
     expect(match.id).not.toBe(f.id);
   });
 });

@@ -1,3 +1,4 @@
+import { defaultSeatSeed } from '../domain/index.js';
 import { decideClientSeed, decideJoin, decideLeave } from './decide-seating.js';
 import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
 import { codeOf, commitOf, joiner } from './spec/decisions.js';
@@ -10,6 +11,13 @@ describe('decideJoin', () => {
     expect(c.events).toEqual([{ type: 'PLAYER_JOINED', moveSeq: null, seat: 1 }]);
     expect(c.waitingCap).toEqual({ playerId: 'b', max: 10 });
     expect(c.expectedVersion).toBe(1);
+  });
+
+  it("keeps the seat's seed for a joiner who brings none, in the seat and in the deal", () => {
+    const waiting = commitOf(decideJoin(waitingMatch(['a', null, null]), { ...joiner('b'), clientSeed: null }));
+    expect(waiting.seatChanges).toEqual([{ index: 1, playerId: 'b', clientSeed: 'seed-1' }]);
+    const full = commitOf(decideJoin(waitingMatch(['a', null, 'bot']), { ...joiner('b'), clientSeed: null }));
+    expect(full.state?.config.deal.clientSeeds).toEqual(['seed-0', 'seed-1', 'seed-2']);
   });
 
   it('deals round 1 in the same commit when the player fills the table (no WAITING cap then)', () => {
@@ -36,28 +44,29 @@ describe('decideJoin', () => {
 });
 
 describe('decideLeave', () => {
-  it('frees the seat with the fresh seed; the match stays WAITING while someone sits', () => {
-    const c = commitOf(decideLeave(waitingMatch(['a', 'b', null]), 'b', 'fresh'));
+  it("frees the seat with its default seed back (the leaver's own is dropped); the match stays WAITING while someone sits", () => {
+    const r = { ...waitingMatch(['a', 'b', null]), dealCommitment: 'c0ffee' };
+    const c = commitOf(decideLeave(r, 'b'));
     expect(c.status).toBe('WAITING');
     expect(c.finished).toBe(false);
-    expect(c.seatChanges).toEqual([{ index: 1, playerId: null, clientSeed: 'fresh' }]);
+    expect(c.seatChanges).toEqual([{ index: 1, playerId: null, clientSeed: defaultSeatSeed('c0ffee', 1) }]);
     expect(c.events).toEqual([{ type: 'PLAYER_LEFT', moveSeq: null, seat: 1 }]);
   });
 
   it('abandons the match when the last player leaves (bots do not count)', () => {
-    const c = commitOf(decideLeave(waitingMatch(['a', null, 'bot']), 'a', 'fresh'));
+    const c = commitOf(decideLeave(waitingMatch(['a', null, 'bot']), 'a'));
     expect(c.status).toBe('ABANDONED');
     expect(c.finished).toBe(true);
   });
 
   it('refuses a stranger before looking at the status, and a started match', () => {
-    expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'c', 'x'))).toBe('FORBIDDEN');
-    expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'a', 'x'))).toBe('MATCH_NOT_IN_PROGRESS');
+    expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'c'))).toBe('FORBIDDEN');
+    expect(codeOf(() => decideLeave(startedMatch(['a', 'b']), 'a'))).toBe('MATCH_NOT_IN_PROGRESS');
   });
 
   it('tells a player to resign only from a match that is on', () => {
-    expect(() => decideLeave(startedMatch(['a', 'b']), 'a', 'x')).toThrow('this one started: resign instead');
-    expect(() => decideLeave(waitingMatch(['a', null], { status: 'ABANDONED' }), 'a', 'x')).toThrow('this one is ABANDONED');
+    expect(() => decideLeave(startedMatch(['a', 'b']), 'a')).toThrow('this one started: resign instead');
+    expect(() => decideLeave(waitingMatch(['a', null], { status: 'ABANDONED' }), 'a')).toThrow('this one is ABANDONED');
   });
 });
 

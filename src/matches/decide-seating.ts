@@ -1,5 +1,5 @@
 import { ApiError } from '../common/api-error.js';
-import { newMatch, withRound1Leader } from '../domain/index.js';
+import { defaultSeatSeed, newMatch, withRound1Leader } from '../domain/index.js';
 import { bareCommit, planFromEngine } from './commit-plan.js';
 import type { Decision } from './command-runner.js';
 import { dealSourceOf } from './fair-deal-secrets.js';
@@ -9,14 +9,14 @@ import { rematchLeaderSeat } from './r24-leader.js';
 
 /*
  * What the seating commands decide, as pure functions of a fresh read of the match: the checks
- * in their order, and the commit. Randomness (a fresh client seed) and limits come in as
- * arguments, so every edge case is unit-tested without a database (decide-seating.spec.ts).
+ * in their order, and the commit. The joiner's seed and limits come in as arguments, so every
+ * edge case is unit-tested without a database (decide-seating.spec.ts).
  */
 
-/** Who is asking, with the client seed they bring (or a fresh random one) and the WAITING cap. */
+/** Who is asking, with the client seed they bring (null: the seat's default one) and the WAITING cap. */
 export interface Joiner {
   playerId: string;
-  clientSeed: string;
+  clientSeed: string | null;
   maxWaiting: number;
 }
 
@@ -41,13 +41,15 @@ export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' =
  */
 export function seatPlayer(r: LoadedMatch, joiner: Joiner, index: number): Commit {
   const joined: NewEvent = { type: 'PLAYER_JOINED', moveSeq: null, seat: index };
-  const seatChanges = [{ index, playerId: joiner.playerId, clientSeed: joiner.clientSeed }];
+  // No seed given: the seat keeps the one it shows, fixed since the commitment (defaultSeatSeed).
+  const clientSeed = joiner.clientSeed ?? r.seats[index].clientSeed;
+  const seatChanges = [{ index, playerId: joiner.playerId, clientSeed }];
   const full = r.seats.every((s) => s.isBot || s.playerId !== null || s.index === index);
   if (!full) {
     const waitingCap = { playerId: joiner.playerId, max: joiner.maxWaiting };
     return bareCommit(r, { status: 'WAITING', seatChanges, events: [joined], waitingCap, restartsExpiry: true });
   }
-  const clientSeeds = r.seats.map((s) => (s.index === index ? joiner.clientSeed : s.clientSeed));
+  const clientSeeds = r.seats.map((s) => (s.index === index ? clientSeed : s.clientSeed));
   const players = r.seats.map((s) => (s.index === index ? joiner.playerId : s.playerId));
   const base = { seats: r.seatCount, partnerships: r.partnerships, rules: r.rules, deal: dealSourceOf(r, clientSeeds) };
   // A rematch: round 1 is led by the seat of the previous match's winning scorer, if seated (R24).
@@ -73,9 +75,9 @@ export function decideClientSeed(r: LoadedMatch, playerId: string, clientSeed: s
 
 /**
  * Leave: seated → WAITING (a started match is resigned, not left). The last one out abandons the
- * match. The seat gets `nextSeed`: whoever sits there next brings their own or keeps this random one.
+ * match. The seat gets its default seed back: whoever sits there next brings their own or keeps it.
  */
-export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string): Decision {
+export function decideLeave(r: LoadedMatch, playerId: string): Decision {
   const seat = seatOf(r, playerId);
   if (seat === null) throw new ApiError('FORBIDDEN', 'you do not sit in this match');
   if (r.status !== 'WAITING') throw new ApiError('MATCH_NOT_IN_PROGRESS', notWaiting(r, 'left', ': resign instead'));
@@ -83,7 +85,7 @@ export function decideLeave(r: LoadedMatch, playerId: string, nextSeed: string):
   return {
     commit: bareCommit(r, {
       status: remaining === 0 ? 'ABANDONED' : 'WAITING',
-      seatChanges: [{ index: seat, playerId: null, clientSeed: nextSeed }],
+      seatChanges: [{ index: seat, playerId: null, clientSeed: defaultSeatSeed(r.dealCommitment, seat) }],
       events: [{ type: 'PLAYER_LEFT', moveSeq: null, seat }],
       finished: remaining === 0,
     }),

@@ -4,27 +4,34 @@ import { chainCheckpoints, DEAL_CHAIN_LENGTH, dealCommitment, isClientSeed, type
 import type { LoadedMatch } from './loaded-match.js';
 
 /*
- * The randomness of fair deals enters here, from the OS's CSPRNG; the engine derives everything
- * else from it (docs/fair-deals.md).
+ * The randomness of fair deals enters here, from the OS's CSPRNG: a chain's head S_N, and nothing
+ * else of a deal (a seat nobody gives a seed gets one derived from the commitment). The engine
+ * derives everything else from it (docs/fair-deals.md).
  */
 
-/**
- * A new chain: its head S_N and checkpoints (kept secret) and the commitment hex(SHA-256(S_1))
- * (published). The commitment walks the whole chain, so the checkpoints come from the walk's cache.
- */
-export function newDealChain(): { chainSecret: string; dealCheckpoints: Uint8Array; dealCommitment: string } {
+/** A deal chain: its head S_N and checkpoints (kept secret) and the commitment hex(SHA-256(S_1)) (published). */
+export interface DealChain {
+  chainSecret: string;
+  dealCheckpoints: Uint8Array;
+  dealCommitment: string;
+}
+
+/** A new chain from 32 CSPRNG bytes. The commitment walks the whole chain, so the checkpoints come from the walk's cache. */
+export function newDealChain(): DealChain {
   const head = { round: DEAL_CHAIN_LENGTH, secret: randomBytes(32).toString('hex') };
   return { chainSecret: head.secret, dealCommitment: dealCommitment(head), dealCheckpoints: chainCheckpoints(head) };
 }
 
-/** The seed of a seat whose player gives none (bots too): 16 random hex characters. */
-export function randomClientSeed(): string {
-  return randomBytes(8).toString('hex');
+/**
+ * A client seed as given, or null when none is (the seat keeps its default seed, defaultSeatSeed);
+ * BAD_USER_INPUT when it is malformed.
+ */
+export function givenClientSeed(given: string | null | undefined): string | null {
+  return given === null || given === undefined ? null : validClientSeed(given);
 }
 
-/** A client seed as given, or a random one when none is; BAD_USER_INPUT when it is malformed. */
-export function clientSeedOrRandom(given: string | null | undefined): string {
-  if (given === null || given === undefined) return randomClientSeed();
+/** A client seed as given; BAD_USER_INPUT when it is malformed. */
+export function validClientSeed(given: string): string {
   if (!isClientSeed(given)) throw new ApiError('BAD_USER_INPUT', 'clientSeed must be 1 to 64 printable ASCII characters, without "|"');
   return given;
 }

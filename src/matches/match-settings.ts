@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { teamsFor, type Rules } from '../domain/index.js';
-import { newDealChain, randomClientSeed } from './fair-deal-secrets.js';
+import { defaultSeatSeed, teamsFor, type Rules } from '../domain/index.js';
+import type { ChainForNewMatch } from './pending-deal-chains.js';
 import type { ClockSettings } from './clock/clock-settings.js';
 import type { MatchmakingRecord, LoadedMatch } from './loaded-match.js';
 import type { NewMatch } from './matches.repository.js';
@@ -84,12 +84,13 @@ export function normalizeInviteCode(code: string): string {
 }
 
 /**
- * A new match of these settings, not yet stored: its rows (fresh id, deal chain, invite code and
- * bots' client seeds) and the empty record its first command decides on.
+ * A new match of these settings, not yet stored: its rows (fresh id, this deal chain, invite code,
+ * every seat's default client seed) and the empty record its first command decides on.
  */
 export function newMatchFrom(
   settings: MatchSettings,
   createdById: string,
+  chain: ChainForNewMatch,
   links: Pick<MatchmakingRecord, 'rematchOfId' | 'rematchLeader'> = { rematchOfId: null, rematchLeader: null },
 ): { match: NewMatch; empty: LoadedMatch } {
   const matchmaking = { private: settings.private, inviteCode: newInviteCode(), ...links };
@@ -99,9 +100,9 @@ export function newMatchFrom(
     seatCount: settings.seatCount,
     partnerships: settings.partnerships,
     rules: settings.rules,
-    ...newDealChain(),
+    ...chain,
     teams: teamsFor(settings.seatCount, settings.partnerships).length,
-    seats: settings.seats.map((s) => ({ ...s, clientSeed: randomClientSeed() })),
+    seats: settings.seats.map((s) => ({ ...s, clientSeed: defaultSeatSeed(chain.dealCommitment, s.index) })),
     matchmaking,
     clock: settings.clock,
   };

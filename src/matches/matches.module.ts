@@ -22,6 +22,8 @@ import { RoundsService } from './rounds.service.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import { MatchmakingResolver } from './matchmaking.resolver.js';
 import { MatchmakingService } from './matchmaking.service.js';
+import { NextDealResolver } from './next-deal.resolver.js';
+import { PendingDealChains } from './pending-deal-chains.js';
 import { OpenMatchExpiry } from './open-match-expiry.js';
 
 @Module({
@@ -41,6 +43,8 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     MatchmakingRepository,
     MatchmakingService,
     MatchmakingResolver,
+    PendingDealChains,
+    NextDealResolver,
     OpenMatchExpiry,
     { provide: BOT_MOVER, useClass: WorkerPoolBotMover },
     // Told after every commit, in this order: add a listener here.

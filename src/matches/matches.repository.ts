@@ -9,6 +9,7 @@ import { CommitContributions } from './commit-contributions.js';
 import { commitStatement } from './commit-statement.js';
 import { isUniqueViolation } from '../database/unique-violation.js';
 import { loadedMatch, MATCH_COLUMNS, type MatchRow } from './match-row.js';
+import { takePending } from './pending-deal-chains.js';
 import {
   AlreadyRematched,
   VersionConflict,
@@ -41,6 +42,8 @@ export interface NewMatch {
   chainSecret: string;
   dealCheckpoints: Uint8Array;
   dealCommitment: string;
+  /** the player whose pending chain this is (PendingDealChains), taken by the insert; null: a fresh chain */
+  pendingOf: string | null;
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
   teams: number;
   /** visibility, invitation and rematch links (docs/matchmaking.md) */
@@ -102,6 +105,7 @@ export class MatchesRepository {
   async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[], also?: AlsoCommit): Promise<CommitResult> {
     return this.prisma.transaction(async (query) => {
       if (first.waitingCap) await this.holdWaitingCap(query, first.waitingCap.playerId, first.waitingCap.max);
+      await takePending(query, m);
       const s = m.seats;
       const mm = m.matchmaking;
       try {

@@ -10,13 +10,17 @@ import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
 import { decideResign, decideServerMove, decideTurn, turnOf } from './decide-turn.js';
 import { resolveClock } from './clock/clock-settings.js';
-import { clientSeedOrRandom, randomClientSeed } from './fair-deal-secrets.js';
+import { givenClientSeed, validClientSeed } from './fair-deal-secrets.js';
 import { newMatchFrom, serverSetupProblems, settingsFor } from './match-settings.js';
 import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
 import { matchModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
+import { PendingChainTaken, PendingDealChains } from './pending-deal-chains.js';
 import { BotStrategy } from './models/enums.js';
 import type { Match } from './models/match.model.js';
+
+/** Tries of a createMatch whose pending deal chain a concurrent one of the same player took (PendingChainTaken). */
+const MAX_CREATE_ATTEMPTS = 3;
 
 /**
  * Application service: wires each command to its pure decision (decide-*.ts) and runs it through
@@ -30,6 +34,7 @@ export class MatchesService {
   constructor(
     private readonly repo: MatchesRepository,
     private readonly runner: CommandRunner,
+    private readonly dealChains: PendingDealChains,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.maxWaiting = config.maxWaitingMatches;
@@ -52,18 +57,26 @@ export class MatchesService {
     if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
-    const creatorSeed = clientSeedOrRandom(input.clientSeed);
+    const creator = { playerId: player.id, clientSeed: givenClientSeed(input.clientSeed), maxWaiting: this.maxWaiting };
     const settings = settingsFor({ seats, partnerships, bots, botStrategy: strategy, rules, private: input.private ?? false, clock });
-    const { match, empty } = newMatchFrom(settings, player.id);
-    // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
-    const first = seatPlayer(empty, { playerId: player.id, clientSeed: creatorSeed, maxWaiting: this.maxWaiting }, 0);
-    const created = await this.capped(() => this.runner.create(match, empty, first));
-    return matchModel(created, player);
+    for (let attempt = 1; ; attempt++) {
+      // The chain the creator could read the commitment of before sending their seed (nextDealCommitment).
+      const { match, empty } = newMatchFrom(settings, player.id, await this.dealChains.forNewMatch(player.id));
+      // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
+      const first = seatPlayer(empty, creator, 0);
+      try {
+        const created = await this.capped(() => this.runner.create(match, empty, first));
+        return matchModel(created, player);
+      } catch (e) {
+        // A concurrent createMatch of the same player took the pending chain: the next read finds a fresh one, or none.
+        if (!(e instanceof PendingChainTaken) || attempt >= MAX_CREATE_ATTEMPTS) throw e;
+      }
+    }
   }
 
   async join(player: Player, matchId: string, clientSeed?: string | null): Promise<Match> {
     assertMatchId(matchId);
-    const joiner = { playerId: player.id, clientSeed: clientSeedOrRandom(clientSeed), maxWaiting: this.maxWaiting };
+    const joiner = { playerId: player.id, clientSeed: givenClientSeed(clientSeed), maxWaiting: this.maxWaiting };
     const after = await this.capped(() => this.runner.run(matchId, (r) => decideJoin(r, joiner)));
     return matchModel(after, player);
   }
@@ -71,14 +84,14 @@ export class MatchesService {
   /** Changes the caller's client seed; only before the start, when no deal has used it yet. */
   async setClientSeed(player: Player, matchId: string, clientSeed: string): Promise<Match> {
     assertMatchId(matchId);
-    const seed = clientSeedOrRandom(clientSeed);
+    const seed = validClientSeed(clientSeed);
     const after = await this.runner.run(matchId, (r) => decideClientSeed(r, player.id, seed));
     return matchModel(after, player);
   }
 
   async leave(player: Player, matchId: string): Promise<Match> {
     assertMatchId(matchId);
-    const after = await this.runner.run(matchId, (r) => decideLeave(r, player.id, randomClientSeed()));
+    const after = await this.runner.run(matchId, (r) => decideLeave(r, player.id));
     return matchModel(after, player);
   }
 

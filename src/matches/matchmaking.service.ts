@@ -8,13 +8,14 @@ import type { Player } from '../players/models/player.model.js';
 import { assertMatchId, CommandRunner } from './command-runner.js';
 import { decideRematch, decideRematchSeat, rematchOffered } from './decide-rematch.js';
 import { decideJoin, seatPlayer } from './decide-seating.js';
-import { clientSeedOrRandom } from './fair-deal-secrets.js';
+import { givenClientSeed } from './fair-deal-secrets.js';
 import { AlreadyRematched, VersionConflict, WaitingCapReached } from './loaded-match.js';
 import { newMatchFrom, normalizeInviteCode, serverSetupProblems, settingsOf } from './match-settings.js';
 import { matchModel } from './match-view.js';
 import { matchPage } from './match-page.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import type { Match } from './models/match.model.js';
+import { PendingChainTaken, PendingDealChains } from './pending-deal-chains.js';
 
 /** A rematch request re-reads and re-decides at most this often when another player's commits first. */
 const MAX_ATTEMPTS = 5;
@@ -32,6 +33,7 @@ export class MatchmakingService {
     private readonly repo: MatchmakingRepository,
     private readonly runner: CommandRunner,
     private readonly globalCounts: GlobalCounts,
+    private readonly dealChains: PendingDealChains,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.maxWaiting = config.maxWaitingMatches;
@@ -65,7 +67,8 @@ export class MatchmakingService {
       }
       const problems = serverSetupProblems(finished.rules);
       if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', `no rematch of this match: ${problems.join('; ')}`, { problems });
-      const { match, empty } = newMatchFrom(settingsOf(finished), player.id, plan.create.links);
+      const chain = await this.dealChains.forNewMatch(player.id);
+      const { match, empty } = newMatchFrom(settingsOf(finished), player.id, chain, plan.create.links);
       const first = seatPlayer(empty, joiner, plan.create.seat);
       try {
         const created = await this.capped(() =>
@@ -74,7 +77,8 @@ export class MatchmakingService {
         return matchModel(created, player);
       } catch (e) {
         // Another player's rematch committed first (or the finished record was stale): read again, then join it.
-        if (!(e instanceof AlreadyRematched) && !(e instanceof VersionConflict)) throw e;
+        // Or a concurrent new match of this player took their pending deal chain: the next try draws its own.
+        if (!(e instanceof AlreadyRematched) && !(e instanceof VersionConflict) && !(e instanceof PendingChainTaken)) throw e;
       }
     }
     throw new ApiError('STALE_VERSION', 'the match kept changing while this command ran; read it and retry');
@@ -108,7 +112,7 @@ export class MatchmakingService {
   }
 
   private joiner(player: Player, clientSeed?: string | null) {
-    return { playerId: player.id, clientSeed: clientSeedOrRandom(clientSeed), maxWaiting: this.maxWaiting };
+    return { playerId: player.id, clientSeed: givenClientSeed(clientSeed), maxWaiting: this.maxWaiting };
   }
 
   private async capped<T>(command: () => Promise<T>): Promise<T> {

@@ -18,6 +18,7 @@ import {
   dealCommitment,
   dealStream,
   deckFromSecret,
+  defaultSeatSeed,
   hashTimes,
   isClientSeed,
   roundBlocks,
@@ -66,6 +67,17 @@ describe('test vectors (docs/fair-deals.md)', () => {
     expect(chainSecretHex(anchor, 2)).toBe('2d5d58a6d7ab7eec12448c0c38f03c4d90f999bce0e0b5d23292fd5594d58380');
     expect(chainSecretHex(anchor, 1)).toBe('b7b81dbeec01f0eee02e43da4988dafb5ecc56a90080555aff89bcbc92ba59c8');
     expect(dealCommitment(anchor)).toBe('45cd0d40a72c806c4b78bbeca7a52d9fa6f25751fea57cf1564e7b70b9519db4');
+  });
+
+  it("a seat's default seed: the first 16 hex digits of SHA-256 of label|commitment|seat", () => {
+    const commitment = '45cd0d40a72c806c4b78bbeca7a52d9fa6f25751fea57cf1564e7b70b9519db4';
+    expect([0, 1, 2, 3].map((seat) => defaultSeatSeed(commitment, seat))).toEqual([
+      '02991450eb61ca55',
+      '48dbbb8373b8376f',
+      '5080f71c26e8204c',
+      '9e9c4f907621f970',
+    ]);
+    expect(isClientSeed(defaultSeatSeed(commitment, 0))).toBe(true);
   });
 });
 
