@@ -188,13 +188,14 @@ describe('DueWorkSweeper', () => {
 describe('DueWorkSweeper with a kind that sets its concurrency', () => {
   /** Items whose run takes `runMs(key)`; records the most that ran at once and what each claim asked for. */
   function pooled(due: number, concurrency: number, runMs: (key: string) => number) {
-    const log = { limits: [] as number[], running: 0, maxRunning: 0, finished: [] as string[] };
+    const log = { limits: [] as number[], claimedAt: [] as number[], running: 0, maxRunning: 0, finished: [] as string[] };
     let next = 0;
     const kind: DueWorkKind = {
       name: 'pooled',
       concurrency,
       async claim(limit) {
         log.limits.push(limit);
+        log.claimedAt.push(Date.now());
         const keys = Array.from({ length: Math.min(limit, due - next) }, (_, i) => `k${next + i}`);
         next += keys.length;
         return keys;
@@ -222,6 +223,20 @@ describe('DueWorkSweeper with a kind that sets its concurrency', () => {
     expect(Math.max(...log.limits)).toBeLessThanOrEqual(3); // a claim never asks for more than the free slots
     await s.onModuleDestroy();
     expect(log.finished).toContain('k0'); // shutdown waits for the item still running
+  });
+
+  it('claims one interval after the last claim, not one interval after waiting for a slow batch', async () => {
+    const s = sweeper({ SWEEP_BATCH_SIZE: '3', SWEEP_INTERVAL_MS: '200' });
+    // One item due, slow (a receiver that never answers): each sweep waits an interval for it, then goes on.
+    const { kind, log } = pooled(1, 3, () => 2_000);
+    s.register(kind);
+    s.onApplicationBootstrap();
+    while (log.claimedAt.length < 4) await sleep(5);
+    const gaps = log.claimedAt.slice(1).map((t, i) => t - log.claimedAt[i]);
+    await s.onModuleDestroy();
+    // Every other owner's due work waits at most about one interval, as docs/webhooks.md says (not two).
+    expect(Math.max(...gaps)).toBeLessThan(320);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(190);
   });
 
   it('claims nothing while every slot is taken, and nothing more once stopped', async () => {

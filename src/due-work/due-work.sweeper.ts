@@ -76,13 +76,14 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private schedule(kind: DueWorkKind, delayMs: number): void {
     if (this.stopped) return;
     const timer = setTimeout(() => {
+      const startedAt = Date.now();
       const sweep = this.sweepKind(kind)
         .catch((e: unknown) => {
           // Whatever went wrong, the kind is swept again at the next interval.
           this.logger.error(`sweep of ${kind.name} failed: ${e instanceof Error ? e.stack : String(e)}`);
           return false;
         })
-        .then((full) => this.next(kind, full))
+        .then((full) => this.next(kind, full, startedAt))
         .finally(() => this.sweeping.delete(kind));
       this.sweeping.set(kind, sweep);
     }, delayMs);
@@ -92,12 +93,14 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * After a sweep: a full one goes again at once, unless every slot is taken (then the next item
-   * to finish starts it); any other waits for the interval. Decided in the same turn as the check
-   * of the slots, so an item finishing in between cannot be missed.
+   * to finish starts it); any other goes again one interval after it started. Counted from its
+   * start, not its end: a sweep that waited an interval for a slow batch must not make everything
+   * else due wait two. Decided in the same turn as the check of the slots, so an item finishing in
+   * between cannot be missed.
    */
-  private next(kind: DueWorkKind, full: boolean): void {
+  private next(kind: DueWorkKind, full: boolean, startedAt: number): void {
     if (full && this.freeSlots(kind) === 0) this.waitingForSlot.add(kind);
-    else this.schedule(kind, full ? 0 : this.settings.intervalMs);
+    else this.schedule(kind, full ? 0 : Math.max(0, startedAt + this.settings.intervalMs - Date.now()));
   }
 
   /** How many items one claim may take now. */

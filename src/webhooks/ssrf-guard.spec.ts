@@ -17,6 +17,7 @@ describe('the SSRF guard', () => {
       '::1',
       '::',
       'fe80::1',
+      'fec0::1',
       'fd12:3456::1',
       'ff02::1',
       '::ffff:127.0.0.1',
@@ -36,6 +37,11 @@ describe('the SSRF guard', () => {
     expect(urlProblem('https://127.0.0.1/x', false)).toMatch(/public/);
     expect(urlProblem('https://[::1]:8443/x', false)).toMatch(/public/);
     expect(urlProblem('https://localhost/x', false)).toMatch(/localhost/);
+    // A fully qualified name's trailing dot names the same host.
+    expect(urlProblem('https://localhost./x', false)).toMatch(/localhost/);
+    expect(urlProblem('https://LOCALHOST./x', false)).toMatch(/localhost/);
+    expect(urlProblem('https://a.localhost./x', false)).toMatch(/localhost/);
+    expect(urlProblem('https://hooks.example.com./x', false)).toBeNull();
     expect(urlProblem('https://user:pw@hooks.example.com/x', false)).toMatch(/credentials/);
     expect(urlProblem('ftp://hooks.example.com/x', true)).toBe('url must be https:// or http://');
     expect(urlProblem('http://127.0.0.1:3000/x', true)).toBeNull();

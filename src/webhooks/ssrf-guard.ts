@@ -34,6 +34,7 @@ for (const [net, prefix] of [
   ['2002::', 16], // 6to4 (embeds an IPv4 address)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated by RFC 3879, still routed inside some networks)
   ['ff00::', 8], // multicast
 ] as const)
   blocked.addSubnet(net, prefix, 'ipv6');
@@ -63,7 +64,9 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
     return allowPrivate ? 'url must be https:// or http://' : 'url must be https://';
   if (allowPrivate) return null;
   const host = hostOf(url);
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'url must point to a public address, not localhost';
+  // "localhost." is the same name, fully qualified.
+  const name = host.replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost')) return 'url must point to a public address, not localhost';
   if (isIP(host) && !isPublicAddress(host)) return `url must point to a public address, not ${host}`;
   return null;
 }

@@ -17,7 +17,7 @@ export class WebhooksResolver {
   @ResolveField('webhooks', () => [Webhook], {
     nullable: true,
     description:
-      "The caller's webhook endpoints, oldest first. Only on `me`: null elsewhere, with a FORBIDDEN error (registerPlayer's player included).",
+      "The caller's webhook endpoints, oldest first. Only on the caller's own Player (as on `me`, or their own seat's player): null on anyone else's, with a FORBIDDEN error (registerPlayer's player included).",
   })
   webhooksOf(@Parent() player: Player, @CurrentPlayer() viewer: Player | null): Promise<Webhook[] | null> {
     if (viewer?.id !== player.id) throw new ApiError('FORBIDDEN', "a player's webhooks are theirs alone: ask for them on `me`");
