@@ -124,6 +124,13 @@ describe('fair deals', () => {
       expect(await seen(eve)).toEqual([await nextOf(eve), null]);
       expect(await seen(app.anon)).toEqual([null, null]);
       expect(await app.anon.request<{ me: null }>(Q_NEXT)).toEqual({ me: null });
+      // First reads at once draw one chain: both answer its commitment.
+      for (const name of ['lee', 'mo', 'ned']) {
+        const p = await app.player(name);
+        const [a, b, c] = await Promise.all([nextOf(p), nextOf(p), nextOf(p)]);
+        expect([b, c]).toEqual([a, a]);
+        expect(await nextOf(p)).toBe(a);
+      }
     });
 
     it('two new matches at once take a pending chain once; a refused one leaves it', async () => {

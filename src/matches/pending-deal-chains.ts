@@ -29,18 +29,17 @@ export class PendingDealChains {
 
   /** The commitment of the player's pending chain, drawn now if they have none. */
   async commitmentFor(playerId: string): Promise<string> {
-    for (;;) {
-      const pending = await this.pendingCommitment(playerId);
-      if (pending !== null) return pending;
-      const chain = newDealChain();
-      // A concurrent first read may store its own chain first: then this one is dropped and that one read.
-      const stored = await this.prisma.poolQuery<{ dealCommitment: string }>(Prisma.sql`
-        INSERT INTO "PendingDealChain" ("playerId", "chainSecret", "dealCommitment", "checkpoints")
-        VALUES (${playerId}::uuid, ${chain.chainSecret}, ${chain.dealCommitment}, ${Buffer.from(chain.dealCheckpoints)})
-        ON CONFLICT ("playerId") DO NOTHING
-        RETURNING "dealCommitment"`);
-      if (stored[0]) return stored[0].dealCommitment;
-    }
+    const pending = await this.pendingCommitment(playerId);
+    if (pending !== null) return pending;
+    const chain = newDealChain();
+    // A concurrent first read may have stored its chain meanwhile: this one is then dropped and that
+    // one answered (the no-op update makes RETURNING give the row that is there).
+    const rows = await this.prisma.poolQuery<{ dealCommitment: string }>(Prisma.sql`
+      INSERT INTO "PendingDealChain" ("playerId", "chainSecret", "dealCommitment", "checkpoints")
+      VALUES (${playerId}::uuid, ${chain.chainSecret}, ${chain.dealCommitment}, ${Buffer.from(chain.dealCheckpoints)})
+      ON CONFLICT ("playerId") DO UPDATE SET "playerId" = EXCLUDED."playerId"
+      RETURNING "dealCommitment"`);
+    return rows[0].dealCommitment;
   }
 
   /**
