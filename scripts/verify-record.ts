@@ -29,6 +29,7 @@ try {
   const verdict = verifyRecord(await load(source));
   if (verdict.ok) {
     console.log(`OK ${source}: ${verdict.rounds} rounds, ${verdict.moves} moves; chain, deals, moves and scores verified`);
+    for (const n of verdict.notes) console.log(`  note: ${n}`);
   } else {
     console.error(`FAILED ${source}:`);
     for (const p of verdict.problems) console.error(`  - ${p}`);

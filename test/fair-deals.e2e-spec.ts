@@ -87,69 +87,88 @@ describe('fair deals', () => {
   });
 
   describe('holding the server to its commitment', () => {
-    const Q_NEXT = '{ me { id nextDealCommitment } }';
-    const Q_SEAT_PLAYERS = `query($id: ID!) { match(id: $id) { seats { player { id nextDealCommitment } } } }`;
+    const Q_NEXT = '{ me { id nextMatch { id dealCommitment } } }';
+    const Q_SEAT_PLAYERS = `query($id: ID!) { match(id: $id) { seats { player { id nextMatch { id dealCommitment } } } } }`;
     const M_LEAVE = 'mutation($id: ID!) { leaveMatch(matchId: $id) { seats { clientSeed } } }';
-    const nextOf = async (c: GqlClient) => (await c.request<{ me: { nextDealCommitment: string } }>(Q_NEXT)).me.nextDealCommitment;
+    type Next = { id: string; dealCommitment: string };
+    const nextOf = async (c: GqlClient) => (await c.request<{ me: { nextMatch: Next } }>(Q_NEXT)).me.nextMatch;
     /** docs/fair-deals.md, written here on node:crypto: the seed of a seat nobody gave one. */
     const seatSeed = (commitment: string, seat: number) =>
       createHash('sha256').update(`straight-dominoes/seat-seed/v1|${commitment}|${seat}`).digest('hex').slice(0, 16);
 
-    it("a match against bots deals from the chain its creator saw committed before sending a seed; the bots' seeds follow from it", async () => {
+    it("a match against bots has the id and chain its creator saw drawn before sending a seed; the bots' seeds follow from them", async () => {
       const dee = await app.player('dee');
-      const committed = await nextOf(dee);
-      expect(committed).toMatch(HEX);
-      expect(await nextOf(dee)).toBe(committed); // the same until a match takes it
+      const next = await nextOf(dee);
+      expect(next.dealCommitment).toMatch(HEX);
+      expect(await nextOf(dee)).toEqual(next); // the same until a match takes it
       const { createMatch: m } = await dee.request<{ createMatch: MatchT }>(M_CREATE, {
         input: { seats: 3, bots: 2, clientSeed: 'dee, after the commitment' },
       });
       expect(m.status).toBe('IN_PROGRESS');
-      expect(m.dealCommitment).toBe(committed);
-      expect(m.seats.map((s) => s.clientSeed)).toEqual(['dee, after the commitment', seatSeed(committed, 1), seatSeed(committed, 2)]);
-      expect(hashTimes((await chainOf(m.id))[0], 1)).toBe(committed);
-      const next = await nextOf(dee);
-      expect(next).toMatch(HEX);
-      expect(next).not.toBe(committed); // taken: the next match gets a chain of its own
+      expect({ id: m.id, dealCommitment: m.dealCommitment }).toEqual(next);
+      expect(m.seats.map((s) => s.clientSeed)).toEqual([
+        'dee, after the commitment',
+        seatSeed(next.dealCommitment, 1),
+        seatSeed(next.dealCommitment, 2),
+      ]);
+      expect(hashTimes((await chainOf(m.id))[0], 1)).toBe(next.dealCommitment);
+      const after = await nextOf(dee);
+      expect(after.id).not.toBe(next.id); // taken: the next match gets a draw of its own
+      expect(after.dealCommitment).not.toBe(next.dealCommitment);
+      // Its record verifies, with nothing to note: every bot's seed is its seat's default.
+      await dee.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: m.id });
+      expect(verifyRecord(await recordOf(m.id))).toMatchObject({ ok: true, problems: [], notes: [] });
     });
 
-    it('shows a player their own next commitment only', async () => {
+    it('shows a player their own next match only, and draws it once however often one query asks', async () => {
       const [eve, fay] = await Promise.all([app.player('eve'), app.player('fay')]);
       const { createMatch: m } = await eve.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
       await fay.request(M_JOIN_SEED, { id: m.id, seed: 'fay' });
       const seen = async (viewer: GqlClient) =>
         (
-          await viewer.request<{ match: { seats: { player: { id: string; nextDealCommitment: string | null } }[] } }>(Q_SEAT_PLAYERS, { id: m.id })
-        ).match.seats.map((s) => s.player.nextDealCommitment);
+          await viewer.request<{ match: { seats: { player: { id: string; nextMatch: Next | null } }[] } }>(Q_SEAT_PLAYERS, { id: m.id })
+        ).match.seats.map((s) => s.player.nextMatch);
       expect(await seen(fay)).toEqual([null, await nextOf(fay)]);
       expect(await seen(eve)).toEqual([await nextOf(eve), null]);
       expect(await seen(app.anon)).toEqual([null, null]);
       expect(await app.anon.request<{ me: null }>(Q_NEXT)).toEqual({ me: null });
-      // First reads at once draw one chain: both answer its commitment.
+      // First reads at once, in one query and in several, draw once: every answer is the same.
+      const aliased = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: me { nextMatch { id dealCommitment } }`).join(' ')} }`;
       for (const name of ['lee', 'mo', 'ned']) {
         const p = await app.player(name);
-        const [a, b, c] = await Promise.all([nextOf(p), nextOf(p), nextOf(p)]);
-        expect([b, c]).toEqual([a, a]);
-        expect(await nextOf(p)).toBe(a);
+        const [one, two] = await Promise.all([p.request<Record<string, { nextMatch: Next }>>(aliased), nextOf(p)]);
+        const answers = [...Object.values(one).map((me) => me.nextMatch), two];
+        expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+        expect(await nextOf(p)).toEqual(two);
       }
     });
 
-    it('two new matches at once take a pending chain once; a refused one leaves it', async () => {
+    it('two new matches at once: the one that takes the draw is created, the other refused (STALE_VERSION); a refused one leaves it', async () => {
       const gus = await app.player('gus');
+      let createdInAll = 0;
+      let refusedInAll = 0;
       for (let trial = 0; trial < 5; trial++) {
-        const committed = await nextOf(gus);
-        const made = await Promise.all([0, 1].map(() => gus.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1 } })));
-        const commitments = made.map((r) => r.createMatch.dealCommitment);
-        expect(commitments.filter((c) => c === committed)).toHaveLength(1);
-        expect(new Set(commitments).size).toBe(2);
+        const next = await nextOf(gus);
+        const made = await Promise.all([0, 1].map(() => gus.raw(M_CREATE, { input: { seats: 2, bots: 1 } })));
+        const created = made.filter((r) => !r.body.errors).map((r) => (r.body.data as { createMatch: MatchT }).createMatch);
+        const refused = made.filter((r) => r.body.errors).map((r) => r.body.errors?.[0]?.extensions?.code);
+        // One took the draw; the other, when it raced for the same one, was refused: its seed was sent for that draw.
+        expect(created.filter((c) => c.id === next.id && c.dealCommitment === next.dealCommitment)).toHaveLength(1);
+        expect(refused.filter((code) => code !== 'STALE_VERSION')).toEqual([]);
+        createdInAll += created.length;
+        refusedInAll += refused.length;
       }
-      // A createMatch refused past the WAITING cap (1 here) changes nothing, the pending chain included.
+      expect(refusedInAll).toBeGreaterThan(0); // the race was run, not just two creates one after the other
+      const Q_COUNT = 'query($id: ID!) { matches(playerId: $id) { totalCount } }';
+      expect((await gus.request<{ matches: { totalCount: number } }>(Q_COUNT, { id: gus.id })).matches.totalCount).toBe(createdInAll);
+      // A createMatch refused past the WAITING cap (1 here) changes nothing, the pending draw included.
       const tight = await startTestApp({ MAX_WAITING_MATCHES: '1' });
       try {
         const kim = await tight.player('kim');
         await kim.request(M_CREATE, { input: { seats: 2 } });
-        const committed = await nextOf(kim);
+        const next = await nextOf(kim);
         expect(await kim.errorCode(M_CREATE, { input: { seats: 2 } })).toBe('TOO_MANY_WAITING_MATCHES');
-        expect(await nextOf(kim)).toBe(committed);
+        expect(await nextOf(kim)).toEqual(next);
       } finally {
         await tight.close();
       }

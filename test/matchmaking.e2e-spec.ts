@@ -272,15 +272,23 @@ describe('rematch (R24)', () => {
     const loser = winner === ann.id ? bob : ann;
     const winnerClient = winner === ann.id ? ann : bob;
     const oldSeat = (c: GqlClient) => (c === ann ? 0 : 1);
-    // The loser asks first: the rematch is theirs to create, dealt from the chain they saw committed to (docs/fair-deals.md).
-    const committed = (await loser.request<{ me: { nextDealCommitment: string } }>('{ me { nextDealCommitment } }')).me.nextDealCommitment;
+    // The loser asks first: the rematch is theirs to create, with the id and chain they saw drawn (docs/fair-deals.md).
+    const next = (await loser.request<{ me: { nextMatch: { id: string; dealCommitment: string } } }>('{ me { nextMatch { id dealCommitment } } }')).me
+      .nextMatch;
     const created = (
       await loser.request<{ rematch: { id: string; status: string; mySeat: number; private: boolean; rematchOfId: string; dealCommitment: string } }>(
         M_REMATCH,
         { id },
       )
     ).rematch;
-    expect(created).toMatchObject({ status: 'WAITING', mySeat: oldSeat(loser), private: false, rematchOfId: id, dealCommitment: committed });
+    expect(created).toMatchObject({
+      status: 'WAITING',
+      mySeat: oldSeat(loser),
+      private: false,
+      rematchOfId: id,
+      id: next.id,
+      dealCommitment: next.dealCommitment,
+    });
     expect((await app.anon.request<{ match: { rematch: { id: string } } }>(Q_LINKS, { id })).match.rematch.id).toBe(created.id);
     expect(await eventsOf(app, id)).toEqual(expect.arrayContaining(['MATCH_FINISHED', 'REMATCH_OFFERED']));
     expect((await eventsOf(app, id)).at(-1)).toBe('REMATCH_OFFERED');

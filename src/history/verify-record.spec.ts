@@ -59,6 +59,15 @@ describe('verifyRecord', () => {
     expect(verifyRecord(rec).problems).toEqual([]);
   });
 
+  it("notes a bot seat whose seed is not the seat's default seed (a human's seed is theirs to choose)", () => {
+    const rec = playedRecord(8);
+    expect(verifyRecord(rec).notes).toEqual([]);
+    Object.assign(rec.seats[1], { isBot: true, botStrategy: 'GREEDY', player: null });
+    const verdict = verifyRecord(rec);
+    expect(verdict.ok).toBe(true);
+    expect(verdict.notes).toEqual([expect.stringContaining("seat 1 (a bot): its client seed is not the seat's default seed")]);
+  });
+
   it('accepts a match cut short by a resignation, its last round unfinished', () => {
     const rec = playedRecord(6, 30);
     expect(rec.ending).toBe('RESIGNED');

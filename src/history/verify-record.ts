@@ -8,6 +8,7 @@
 import {
   apply,
   deckFromSecret,
+  defaultSeatSeed,
   hashTimes,
   isClientSeed,
   newMatch,
@@ -32,6 +33,8 @@ const json = (v: unknown) => JSON.stringify(v);
 export interface Verdict {
   ok: boolean;
   problems: string[];
+  /** What holds but deserves a look: a bot seat whose seed is not its default seed (checkDefaultSeeds). */
+  notes: string[];
   rounds: number;
   moves: number;
 }
@@ -42,13 +45,14 @@ export function verifyRecord(input: unknown): Verdict {
   } catch (e) {
     // A record missing a field the checks read: say so instead of failing with a TypeError.
     const rec = input as MatchRecordV2 | undefined;
-    return { ok: false, problems: [`malformed record: ${(e as Error).message}`], rounds: 0, moves: countMoves(rec) };
+    return { ok: false, problems: [`malformed record: ${(e as Error).message}`], notes: [], rounds: 0, moves: countMoves(rec) };
   }
 }
 
 function check(rec: MatchRecordV2): Verdict {
   const problems: string[] = [];
-  const done = (): Verdict => ({ ok: problems.length === 0, problems, rounds: rec?.rounds?.length ?? 0, moves: countMoves(rec) });
+  const notes: string[] = [];
+  const done = (): Verdict => ({ ok: problems.length === 0, problems, notes, rounds: rec?.rounds?.length ?? 0, moves: countMoves(rec) });
   if (!rec || rec.format !== RECORD_FORMAT || rec.version !== RECORD_VERSION) {
     problems.push(`not a version-${RECORD_VERSION} ${RECORD_FORMAT} (format ${json(rec?.format)}, version ${json(rec?.version)})`);
     return done();
@@ -64,6 +68,7 @@ function check(rec: MatchRecordV2): Verdict {
       problems.push(`seat ${i}: botStrategy ${json(s.botStrategy)}, expected ${want.map((w) => json(w)).join(' or ')}`);
   });
   if (problems.length > 0) return done();
+  notes.push(...checkDefaultSeeds(rec));
 
   // 1. The chain and the decks.
   rec.rounds.forEach((round, i) => {
@@ -231,4 +236,18 @@ function moveMismatch(e: MoveRecord, m: MatchRecordV2['rounds'][number]['moves']
   if (e.points !== m.points) return `points ${m.points}, recomputed ${e.points}`;
   if ((e.count ?? null) !== (m.count ?? null)) return `count ${json(m.count)}, recomputed ${json(e.count)}`;
   return null;
+}
+
+/**
+ * A bot's seed is its seat's default seed, which follows from the commitment (docs/fair-deals.md):
+ * one that is not was chosen by whoever ran the server. Matches stored before default seeds (3
+ * December 2026) have random seeds on bot seats, so this is a note, not a failure.
+ */
+function checkDefaultSeeds(rec: MatchRecordV2): string[] {
+  return rec.seats
+    .filter((s) => s.isBot && s.clientSeed !== defaultSeatSeed(rec.dealCommitment, s.index))
+    .map(
+      (s) =>
+        `seat ${s.index} (a bot): its client seed is not the seat's default seed: a match stored before default seeds, or a seed the server chose`,
+    );
 }

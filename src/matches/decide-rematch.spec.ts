@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { decideExpiry, decideRematch, decideRematchSeat, rematchOffered } from './decide-rematch.js';
 import { decideJoin, seatPlayer } from './decide-seating.js';
 import { defaultSeatSeed } from '../domain/index.js';
@@ -52,7 +53,7 @@ describe('the rematch copies every setting', () => {
     const { match, empty } = newMatchFrom(
       settingsOf(f),
       'a',
-      { ...newDealChain(), pendingOf: null },
+      { ...newDealChain(), matchId: randomUUID(), pendingOf: null },
       { rematchOfId: f.id, rematchLeader: { seat: 0, playerId: 'a' } },
     );
     expect(settingsOf(empty)).toEqual(settingsOf(f));

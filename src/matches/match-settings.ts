@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { defaultSeatSeed, teamsFor, type Rules } from '../domain/index.js';
-import type { ChainForNewMatch } from './pending-deal-chains.js';
+import type { DealInputs } from './pending-deal-chains.js';
 import type { ClockSettings } from './clock/clock-settings.js';
 import type { MatchmakingRecord, LoadedMatch } from './loaded-match.js';
 import type { NewMatch } from './matches.repository.js';
@@ -84,25 +84,28 @@ export function normalizeInviteCode(code: string): string {
 }
 
 /**
- * A new match of these settings, not yet stored: its rows (fresh id, this deal chain, invite code,
- * every seat's default client seed) and the empty record its first command decides on.
+ * A new match of these settings, not yet stored: its rows (the id and deal chain it deals from, an
+ * invite code, every seat's default client seed) and the empty record its first command decides on.
  */
 export function newMatchFrom(
   settings: MatchSettings,
   createdById: string,
-  chain: ChainForNewMatch,
+  dealInputs: DealInputs,
   links: Pick<MatchmakingRecord, 'rematchOfId' | 'rematchLeader'> = { rematchOfId: null, rematchLeader: null },
 ): { match: NewMatch; empty: LoadedMatch } {
   const matchmaking = { private: settings.private, inviteCode: newInviteCode(), ...links };
   const match: NewMatch = {
-    id: randomUUID(),
+    id: dealInputs.matchId,
     createdById,
     seatCount: settings.seatCount,
     partnerships: settings.partnerships,
     rules: settings.rules,
-    ...chain,
+    chainSecret: dealInputs.chainSecret,
+    dealCheckpoints: dealInputs.dealCheckpoints,
+    dealCommitment: dealInputs.dealCommitment,
+    pendingOf: dealInputs.pendingOf,
     teams: teamsFor(settings.seatCount, settings.partnerships).length,
-    seats: settings.seats.map((s) => ({ ...s, clientSeed: defaultSeatSeed(chain.dealCommitment, s.index) })),
+    seats: settings.seats.map((s) => ({ ...s, clientSeed: defaultSeatSeed(dealInputs.dealCommitment, s.index) })),
     matchmaking,
     clock: settings.clock,
   };

@@ -42,7 +42,7 @@ export interface NewMatch {
   chainSecret: string;
   dealCheckpoints: Uint8Array;
   dealCommitment: string;
-  /** the player whose pending chain this is (PendingDealChains), taken by the insert; null: a fresh chain */
+  /** the player whose pending draw (this id and chain) it is, taken by the insert (PendingDealChains); null: drawn for it alone */
   pendingOf: string | null;
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null; clientSeed: string }[];
   teams: number;
@@ -105,7 +105,7 @@ export class MatchesRepository {
   async insert(m: NewMatch, first: Commit, seats: readonly (string | null)[], also?: AlsoCommit): Promise<CommitResult> {
     return this.prisma.transaction(async (query) => {
       if (first.waitingCap) await this.holdWaitingCap(query, first.waitingCap.playerId, first.waitingCap.max);
-      await takePending(query, m);
+      await takePending(query, { pendingOf: m.pendingOf, matchId: m.id });
       const s = m.seats;
       const mm = m.matchmaking;
       try {

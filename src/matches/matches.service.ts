@@ -15,12 +15,9 @@ import { newMatchFrom, serverSetupProblems, settingsFor } from './match-settings
 import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
 import { matchModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
-import { PendingChainTaken, PendingDealChains } from './pending-deal-chains.js';
+import { PendingDealChains } from './pending-deal-chains.js';
 import { BotStrategy } from './models/enums.js';
 import type { Match } from './models/match.model.js';
-
-/** Tries of a createMatch whose pending deal chain a concurrent one of the same player took (PendingChainTaken). */
-const MAX_CREATE_ATTEMPTS = 3;
 
 /**
  * Application service: wires each command to its pure decision (decide-*.ts) and runs it through
@@ -59,19 +56,12 @@ export class MatchesService {
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
     const creator = { playerId: player.id, clientSeed: givenClientSeed(input.clientSeed), maxWaiting: this.maxWaiting };
     const settings = settingsFor({ seats, partnerships, bots, botStrategy: strategy, rules, private: input.private ?? false, clock });
-    for (let attempt = 1; ; attempt++) {
-      // The chain the creator could read the commitment of before sending their seed (nextDealCommitment).
-      const { match, empty } = newMatchFrom(settings, player.id, await this.dealChains.forNewMatch(player.id));
-      // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
-      const first = seatPlayer(empty, creator, 0);
-      try {
-        const created = await this.capped(() => this.runner.create(match, empty, first));
-        return matchModel(created, player);
-      } catch (e) {
-        // A concurrent createMatch of the same player took the pending chain: the next read finds a fresh one, or none.
-        if (!(e instanceof PendingChainTaken) || attempt >= MAX_CREATE_ATTEMPTS) throw e;
-      }
-    }
+    // The id and chain the creator could read as nextMatch before sending their seed.
+    const { match, empty } = newMatchFrom(settings, player.id, await this.dealChains.forNewMatch(player.id));
+    // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
+    const first = seatPlayer(empty, creator, 0);
+    const created = await this.capped(() => this.runner.create(match, empty, first));
+    return matchModel(created, player);
   }
 
   async join(player: Player, matchId: string, clientSeed?: string | null): Promise<Match> {

@@ -15,7 +15,7 @@ import { matchModel } from './match-view.js';
 import { matchPage } from './match-page.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import type { Match } from './models/match.model.js';
-import { PendingChainTaken, PendingDealChains } from './pending-deal-chains.js';
+import { PendingDealChains } from './pending-deal-chains.js';
 
 /** A rematch request re-reads and re-decides at most this often when another player's commits first. */
 const MAX_ATTEMPTS = 5;
@@ -67,8 +67,9 @@ export class MatchmakingService {
       }
       const problems = serverSetupProblems(finished.rules);
       if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', `no rematch of this match: ${problems.join('; ')}`, { problems });
-      const chain = await this.dealChains.forNewMatch(player.id);
-      const { match, empty } = newMatchFrom(settingsOf(finished), player.id, chain, plan.create.links);
+      // The id and chain the caller could read as nextMatch before sending their seed.
+      const dealInputs = await this.dealChains.forNewMatch(player.id);
+      const { match, empty } = newMatchFrom(settingsOf(finished), player.id, dealInputs, plan.create.links);
       const first = seatPlayer(empty, joiner, plan.create.seat);
       try {
         const created = await this.capped(() =>
@@ -77,8 +78,7 @@ export class MatchmakingService {
         return matchModel(created, player);
       } catch (e) {
         // Another player's rematch committed first (or the finished record was stale): read again, then join it.
-        // Or a concurrent new match of this player took their pending deal chain: the next try draws its own.
-        if (!(e instanceof AlreadyRematched) && !(e instanceof VersionConflict) && !(e instanceof PendingChainTaken)) throw e;
+        if (!(e instanceof AlreadyRematched) && !(e instanceof VersionConflict)) throw e;
       }
     }
     throw new ApiError('STALE_VERSION', 'the match kept changing while this command ran; read it and retry');

@@ -1,6 +1,7 @@
 -- CreateTable
 CREATE TABLE "PendingDealChain" (
     "playerId" UUID NOT NULL,
+    "matchId" UUID NOT NULL,
     "chainSecret" TEXT NOT NULL,
     "dealCommitment" TEXT NOT NULL,
     "checkpoints" BYTEA NOT NULL,
