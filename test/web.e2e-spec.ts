@@ -118,6 +118,9 @@ describeInBrowser('web client in Chromium', () => {
     await register(player.page, 'Ada');
     expect(await accessibilityViolations(player.page)).toEqual([]);
     const id = await createMatch(player.page, { seats: 2, bots: 1, targetScore: 50 });
+    // The bot (seat 1) has one name on the page and in the board picture the server draws.
+    await player.page.locator('[data-testid=scores]', { hasText: 'Bot 2' }).waitFor();
+    expect(await (await fetch(`${app.url}/matches/${id}/board.svg`)).text()).toContain('Bot 2');
     const spectator = await open(`/#/match/${id}`);
     await spectator.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
 

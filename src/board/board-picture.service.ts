@@ -58,9 +58,10 @@ export class BoardPictureService {
     return { layout: layoutOf(plays, match.rules.spinner), openEnds: board.openEnds, count: board.count };
   }
 
+  /** Seats are counted from 1 for people, as the web client names them ("Bot 2" sits in seat 1). */
   private seatName(match: Match, seat: number): string {
     const s = match.seats[seat];
-    return s?.player?.name ?? (s?.isBot ? `Bot ${seat}` : `Seat ${seat}`);
+    return s?.player?.name ?? (s?.isBot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`);
   }
 
   /** Scores after move `at`: the points of every move so far plus the bonus of every round over by then. */

@@ -1,6 +1,10 @@
 import type { End, Match, Move, Tile } from './types.js';
 
-/** Words for what the page shows; pure, so every view words things the same way. */
+/**
+ * Words for what the page shows; pure, so every view words things the same way. Seats are 0-based
+ * in the API and counted from 1 for people ("Bot 2" sits in seat 1), as the board picture
+ * (GET /matches/:id/board.svg) names them too.
+ */
 export function seatName(m: Pick<Match, 'seats' | 'mySeat'>, seat: number): string {
   const s = m.seats[seat];
   const name = s?.player?.name ?? (s?.isBot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`);
