@@ -115,8 +115,20 @@ describeInBrowser('web client in Chromium', () => {
 
   it('plays a whole match against a bot from the page while a spectator watches it live', async () => {
     const player = await open('/');
+    await player.page.getByRole('heading', { level: 1, name: 'Straight Dominoes' }).waitFor();
     await register(player.page, 'Ada');
+    await player.page.getByRole('heading', { level: 1, name: 'Matches' }).waitFor();
     expect(await accessibilityViolations(player.page)).toEqual([]);
+    // Every bot strategy of the schema is offered, each with what it does.
+    const strategies = await player.page
+      .getByLabel('Bot strategy')
+      .locator('option')
+      .evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(strategies.sort()).toEqual(['DEFENSIVE', 'EXPERT', 'GREEDY', 'RANDOM']);
+    expect(await player.page.getByLabel('Bot strategy').inputValue()).toBe('GREEDY');
+    await player.page.getByLabel('Bot strategy').selectOption('EXPERT');
+    await player.page.locator('#create-strategy-help', { hasText: 'strongest' }).waitFor();
+    await player.page.getByLabel('Bot strategy').selectOption('GREEDY');
     const id = await createMatch(player.page, { seats: 2, bots: 1, targetScore: 50 });
     // The bot (seat 1) has one name on the page and in the board picture the server draws.
     await player.page.locator('[data-testid=scores]', { hasText: 'Bot 2' }).waitFor();

@@ -1,6 +1,6 @@
 import { gql, saveSession, session } from './api.js';
 import { h } from './dom.js';
-import { CREATE_MATCH, ME, MY_MATCHES, OPEN_MATCHES, REGISTER } from './operations.js';
+import { CREATE_MATCH, ME, MY_MATCHES, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
 import type { MatchListItem } from './types.js';
 import type { Ui } from './ui.js';
 
@@ -65,6 +65,14 @@ const RULES: [string, string, string[] | 'number' | 'boolean', string | number |
   ['scoring', 'Scoring', ['FIVES', 'FIVES_AND_THREES', 'THREES_AND_FIVES'], 'FIVES'],
 ];
 
+/** Every BotStrategy of the schema, weakest first, with what it does (README, "Bots"). */
+const STRATEGIES: [string, string, string][] = [
+  ['RANDOM', 'Random', 'Plays any legal move: the easiest opponent.'],
+  ['GREEDY', 'Greedy', 'Plays the move that scores most now, else sheds its heaviest tile (the default).'],
+  ['DEFENSIVE', 'Defensive', 'Greedy with a look ahead: denies the next player scoring answers.'],
+  ['EXPERT', 'Expert', 'Searches many possible deals and plays each move out: the strongest.'],
+];
+
 function field(id: string, label: string, control: HTMLElement): HTMLElement {
   control.id = id;
   return h(
@@ -79,7 +87,17 @@ function createForm(ui: Ui): HTMLElement {
   const seats = h('select', {}, ...[2, 3, 4].map((n) => h('option', { value: n }, String(n))));
   const bots = h('select', {}, ...[0, 1, 2, 3].map((n) => h('option', { value: n }, String(n))));
   const partnerships = h('input', { type: 'checkbox' });
-  const strategy = h('select', {}, h('option', { value: 'GREEDY' }, 'Greedy'), h('option', { value: 'RANDOM' }, 'Random'));
+  const strategy = h(
+    'select',
+    { 'aria-describedby': 'create-strategy-help' },
+    ...STRATEGIES.map(([value, label]) => h('option', { value, selected: value === 'GREEDY' }, label)),
+  );
+  const strategyHelp = h('p', { id: 'create-strategy-help', class: 'help' });
+  const describe = (): void => {
+    strategyHelp.textContent = STRATEGIES.find(([v]) => v === strategy.value)?.[2] ?? '';
+  };
+  strategy.addEventListener('change', describe);
+  describe();
   const rules = RULES.map(([key, label, kind, value]) => {
     const control =
       kind === 'number'
@@ -98,7 +116,7 @@ function createForm(ui: Ui): HTMLElement {
       { class: 'grid' },
       field('create-seats', 'Seats', seats),
       field('create-bots', 'Bots (last seats)', bots),
-      field('create-strategy', 'Bot strategy', strategy),
+      h('div', {}, field('create-strategy', 'Bot strategy', strategy), strategyHelp),
       field('create-partnerships', 'Partnerships (4 seats)', partnerships),
     ),
     h('details', {}, h('summary', {}, 'Rule variants'), h('div', { class: 'grid' }, ...rules.map((r) => r.field))),
@@ -167,6 +185,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
   const open = await gql<Page>(OPEN_MATCHES);
   if (!s) {
     page.append(
+      h('h1', {}, 'Straight Dominoes'),
       registerForm(ui),
       watchForm(ui),
       list(
@@ -179,13 +198,25 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
     );
     return page;
   }
-  const mine = await gql<Page>(MY_MATCHES, { playerId: s.player.id });
-  const myMatches = mine.matches.edges.map((e) => e.node);
-  const toMove = myMatches.filter((m) => m.status === 'IN_PROGRESS' && m.turn !== null && m.turn === m.mySeat);
+  const [mine, toMove] = await Promise.all([
+    gql<Page>(MY_MATCHES, { playerId: s.player.id }),
+    gql<{ toMove: { totalCount: number; edges: { node: MatchListItem }[] } }>(TO_MOVE),
+  ]);
+  const waiting = toMove.toMove.edges.map((e) => e.node);
+  const more = toMove.toMove.totalCount - waiting.length;
+  const toMoveList = list('Your move', 'to-move-title', waiting, ui, 'Nothing waits for you.');
+  if (more > 0) toMoveList.append(h('p', {}, `And ${more} more.`));
   page.append(
-    list('Your move', 'to-move-title', toMove, ui, 'Nothing waits for you.'),
+    h('h1', {}, 'Matches'),
+    toMoveList,
     createForm(ui),
-    list('My matches', 'mine-title', myMatches, ui, 'No matches yet: create one.'),
+    list(
+      'My matches',
+      'mine-title',
+      mine.matches.edges.map((e) => e.node),
+      ui,
+      'No matches yet: create one.',
+    ),
     list(
       'Open matches',
       'open-title',

@@ -20,6 +20,7 @@ export const REGISTER = `mutation Register($name: String!) { registerPlayer(name
 export const ME = `query Me { me { id name } }`;
 export const MATCH = `query Match($id: ID!) { match(id: $id) { ${MATCH_FIELDS} } }`;
 export const MATCH_LIST_FIELDS = `id status createdAt turn mySeat seats { index isBot player { id name } } teams { index score seats }`;
+export const TO_MOVE = `query ToMove { toMove(first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const MY_MATCHES = `query MyMatches($playerId: ID!) { matches(playerId: $playerId, first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const OPEN_MATCHES = `query OpenMatches { matches: openMatches(first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const CREATE_MATCH = `mutation Create($input: CreateMatchInput!) { createMatch(input: $input) { id } }`;
