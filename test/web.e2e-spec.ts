@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // (Functions passed to page.evaluate / waitForFunction run in the page.)
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, Route, WebSocketRoute } from 'playwright-core';
 import { startTestApp, type TestApp } from './support/app.js';
 import {
   accessibilityViolations,
@@ -43,10 +43,11 @@ describeInBrowser('web client in Chromium', () => {
     return w;
   }
 
-  function expectClean(w: WatchedPage): void {
+  /** `expected`: console errors the test provoked on purpose (the browser logs a refused request). */
+  function expectClean(w: WatchedPage, expected: RegExp[] = []): void {
     expect(foreignRequests(w, app.url)).toEqual([]);
     expect(w.requests.length).toBeGreaterThan(0);
-    expect(w.consoleErrors).toEqual([]);
+    expect(w.consoleErrors.filter((e) => !expected.some((re) => re.test(e)))).toEqual([]);
   }
 
   async function serverView(id: string): Promise<ServerView> {
@@ -112,6 +113,23 @@ describeInBrowser('web client in Chromium', () => {
   async function scoresShown(page: Page): Promise<number[]> {
     return (await page.locator('td.score').allTextContents()).map(Number);
   }
+
+  /** A page of this browser signed in as `client`, as if it had registered there: its token saved. */
+  async function openAs(client: GqlClient, path = '/', before?: (w: WatchedPage) => Promise<void>): Promise<WatchedPage> {
+    const w = await open(path, before);
+    await w.page.evaluate(
+      ([token, player]) => {
+        localStorage.setItem('straight-dominoes.token', token);
+        localStorage.setItem('straight-dominoes.player', player);
+      },
+      [client.token as string, JSON.stringify(client.me)],
+    );
+    await w.page.reload();
+    await w.page.getByText(`Signed in as ${client.me?.name}`).waitFor();
+    return w;
+  }
+
+  const savedToken = (page: Page): Promise<string | null> => page.evaluate(() => localStorage.getItem('straight-dominoes.token'));
 
   it('plays a whole match against a bot from the page while a spectator watches it live', async () => {
     const player = await open('/');
@@ -261,6 +279,87 @@ describeInBrowser('web client in Chromium', () => {
     }
     throw new Error('Bob never handed the turn back');
   }
+
+  it('keeps the saved token when the server cannot be reached, is busy or fails, and forgets it only when the server refuses it', async () => {
+    const ada = await app.player('Ada');
+    const w = await openAs(ada);
+    await w.page.getByRole('heading', { name: 'Your move' }).waitFor();
+    const failures: [string, (route: Route) => Promise<void>][] = [
+      ['no network', (route) => route.abort('connectionrefused')],
+      ['a gateway error', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>' })],
+      [
+        'a busy server',
+        (route) =>
+          route.fulfill({
+            status: 429,
+            contentType: 'application/json',
+            body: JSON.stringify({ errors: [{ message: 'too many requests', extensions: { code: 'RATE_LIMITED', retryAfter: 1 } }] }),
+          }),
+      ],
+      [
+        'a failing server',
+        (route) =>
+          route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] }),
+          }),
+      ],
+    ];
+    for (const [what, answer] of failures) {
+      await w.page.route('**/graphql', (route) => (route.request().method() === 'POST' ? answer(route) : route.continue()));
+      await w.page.reload();
+      await w.page.locator('#error').waitFor();
+      expect({ what, token: await savedToken(w.page) }).toEqual({ what, token: ada.token });
+      await w.page.getByText('Signed in as Ada').waitFor();
+      await w.page.unroute('**/graphql');
+      // Once the server answers again, the page comes back signed in, without a reload.
+      await w.page.getByRole('button', { name: 'Try again' }).click();
+      await w.page.getByRole('heading', { name: 'Your move' }).waitFor();
+      expect(await w.page.locator('#error').isHidden()).toBe(true);
+    }
+    await w.page.route('**/graphql', (route) => (route.request().method() === 'POST' ? route.abort('connectionrefused') : route.continue()));
+    await w.page.reload();
+    await w.page.locator('#error', { hasText: 'The server cannot be reached' }).waitFor();
+    await w.page.unroute('**/graphql');
+
+    // The server's own answer that the token is not valid (401 UNAUTHENTICATED) forgets it.
+    await ada.request('mutation { revokeToken }');
+    await w.page.reload();
+    await w.page.locator('#notice', { hasText: 'Your token is no longer valid' }).waitFor();
+    expect(await savedToken(w.page)).toBeNull();
+    await w.page.getByText('Not signed in').waitFor();
+    await w.page.getByRole('heading', { name: 'Register' }).waitFor();
+    await w.page.getByRole('heading', { name: 'Sign in with a token' }).waitFor();
+  });
+
+  it('signs in with the token of another browser, and shows the own token only when asked', async () => {
+    const bob = await app.player('Bob');
+    const w = await open('/');
+    await w.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await w.page.getByLabel('Your token').fill('not-a-token');
+    await w.page.getByRole('button', { name: 'Sign in' }).click();
+    await w.page.locator('#error', { hasText: 'That token is not valid' }).waitFor();
+    await w.page.getByText('Not signed in').waitFor();
+    expect(await savedToken(w.page)).toBeNull();
+
+    await w.page.getByLabel('Your token').fill(`  ${bob.token}  `);
+    await w.page.getByRole('button', { name: 'Sign in' }).click();
+    await w.page.getByText('Signed in as Bob').waitFor();
+    expect(await savedToken(w.page)).toBe(bob.token);
+    expect(await accessibilityViolations(w.page)).toEqual([]);
+
+    // The token is on the page only after a deliberate click, and copies to the clipboard.
+    expect(await w.page.content()).not.toContain(bob.token);
+    await w.page.getByRole('button', { name: 'Show my token' }).click();
+    expect(await w.page.getByRole('textbox', { name: 'Your token' }).inputValue()).toBe(bob.token);
+    await w.page.getByRole('button', { name: 'Copy' }).click();
+    await w.page.getByText('Copied.').waitFor();
+    expect(await w.page.evaluate(() => navigator.clipboard.readText())).toBe(bob.token);
+    await w.page.getByRole('button', { name: 'Hide my token' }).click();
+    expect(await w.page.getByRole('textbox', { name: 'Your token' }).isHidden()).toBe(true);
+    expectClean(w, [/status of 401/]);
+  });
 
   it('forbids framing by another site and runs nothing but its own files (the other tests see no policy violation)', async () => {
     for (const path of ['/', '/index.html', '/app.js']) {

@@ -44,7 +44,7 @@ export class ServerError extends Error {
 }
 
 const WORDS: Record<string, string> = {
-  UNAUTHENTICATED: 'Register first (or your saved token is no longer valid).',
+  UNAUTHENTICATED: 'Register or sign in first.',
   FORBIDDEN: 'You may not do that in this match.',
   NOT_FOUND: 'No such match.',
   BAD_USER_INPUT: 'The server refused the input.',
@@ -54,7 +54,11 @@ const WORDS: Record<string, string> = {
   BONEYARD_EMPTY: 'The boneyard is empty.',
   STALE_VERSION: 'The match moved on meanwhile; the board is up to date again.',
   MATCH_NOT_IN_PROGRESS: 'The match is not in progress.',
+  MATCH_NOT_FINISHED: 'The match is not finished.',
   MATCH_FULL: 'The match is full.',
+  TOO_MANY_WAITING_MATCHES: 'You already wait in too many matches: leave one, or wait for one to start.',
+  RATE_LIMITED: 'The server is busy: try again in a moment.',
+  INTERNAL_SERVER_ERROR: 'The server failed: try again in a moment.',
   NETWORK: 'The server cannot be reached.',
 };
 
@@ -67,23 +71,40 @@ export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/**
+ * A failure that says nothing about the request itself: the server could not be reached, was
+ * busy or failed. Retrying later may succeed, and nothing about the player's token is known.
+ */
+export function isConnectionError(e: unknown): boolean {
+  return e instanceof ServerError && (e.code === 'NETWORK' || e.code === 'RATE_LIMITED' || e.code === 'INTERNAL_SERVER_ERROR');
+}
+
 type GqlErrors = { message: string; path?: (string | number)[]; extensions?: { code?: string } }[];
 
-export async function gql<T>(query: string, variables: Record<string, unknown> = {}): Promise<T> {
-  const { data, errors } = await gqlWithErrors<T>(query, variables);
+/** `token`: send this token instead of the saved one (null: none), e.g. to check a token before keeping it. */
+export interface GqlOptions {
+  token?: string | null;
+}
+
+export async function gql<T>(query: string, variables: Record<string, unknown> = {}, options: GqlOptions = {}): Promise<T> {
+  const { data, errors } = await gqlWithErrors<T>(query, variables, options);
   const first = errors[0];
   if (first) throw new ServerError(first.extensions?.code ?? 'ERROR', first.message);
   return data as T;
 }
 
 /** Data and errors side by side, for a document whose fields may fail one by one. */
-export async function gqlWithErrors<T>(query: string, variables: Record<string, unknown> = {}): Promise<{ data: T | null; errors: GqlErrors }> {
-  const s = session();
+export async function gqlWithErrors<T>(
+  query: string,
+  variables: Record<string, unknown> = {},
+  options: GqlOptions = {},
+): Promise<{ data: T | null; errors: GqlErrors }> {
+  const token = options.token === undefined ? (session()?.token ?? null) : options.token;
   let res: Response;
   try {
     res = await fetch('/graphql', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(s ? { authorization: `Bearer ${s.token}` } : {}) },
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query, variables }),
     });
   } catch {
@@ -91,7 +112,33 @@ export async function gqlWithErrors<T>(query: string, variables: Record<string, 
   }
   const body = (await res.json().catch(() => null)) as { data?: T; errors?: GqlErrors } | null;
   if (!body) throw new ServerError('NETWORK', `the server answered ${res.status}`);
-  return { data: body.data ?? null, errors: body.errors ?? [] };
+  const errors = body.errors ?? [];
+  // A token that is sent but not valid fails the whole request with 401 UNAUTHENTICATED: that
+  // answer, and no other failure, says the saved token is no longer any good.
+  const refusal = errors.find((e) => e.extensions?.code === 'UNAUTHENTICATED');
+  if (token && res.status === 401 && refusal) tokenRefused(token, refusal.message);
+  if (!body.data && errors.length === 0) throw new ServerError('NETWORK', `the server answered ${res.status}`);
+  return { data: body.data ?? null, errors };
+}
+
+/** What became of the saved token after the server refused it. */
+export interface TokenProblem {
+  /** True: the server said the token is not valid, and this browser forgot it. */
+  forgotten: boolean;
+  /** The server's words. */
+  reason: string;
+}
+const tokenListeners = new Set<(p: TokenProblem) => void>();
+
+export function onTokenProblem(listener: (p: TokenProblem) => void): () => void {
+  tokenListeners.add(listener);
+  return () => tokenListeners.delete(listener);
+}
+
+function tokenRefused(token: string, reason: string): void {
+  if (session()?.token !== token) return; // a token being tried, or one already replaced
+  saveSession(null);
+  for (const l of tokenListeners) l({ forgotten: true, reason });
 }
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting';

@@ -1,4 +1,4 @@
-import { gql, saveSession, session } from './api.js';
+import { gql, saveSession, ServerError, session } from './api.js';
 import { h } from './dom.js';
 import { CREATE_MATCH, ME, MY_MATCHES, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
 import type { MatchListItem } from './types.js';
@@ -48,6 +48,85 @@ function registerForm(ui: Ui): HTMLElement {
     });
   });
   return form;
+}
+
+/** Takes the token of an existing player (from another browser), checked with `me` before it is kept. */
+function signInForm(ui: Ui): HTMLElement {
+  const input = h('input', {
+    id: 'sign-in-token',
+    name: 'token',
+    type: 'password',
+    required: true,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': 'sign-in-help',
+  });
+  const form = h(
+    'form',
+    { class: 'card', 'aria-labelledby': 'sign-in-title' },
+    h('h2', { id: 'sign-in-title' }, 'Sign in with a token'),
+    h('p', { id: 'sign-in-help' }, 'Already registered in another browser? Paste the token shown there under “Your token”.'),
+    h('label', { for: 'sign-in-token' }, 'Your token'),
+    input,
+    h('button', { type: 'submit' }, 'Sign in'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void ui.run(async () => {
+      const token = input.value.trim().replace(/^Bearer\s+/i, '');
+      const r = await gql<{ me: { id: string; name: string } | null }>(ME, {}, { token }).catch((err: unknown) => {
+        if (err instanceof ServerError && err.code === 'UNAUTHENTICATED') throw new Error(`That token is not valid (${err.message}).`);
+        throw err;
+      });
+      if (!r.me) throw new Error('That token is not valid.');
+      saveSession({ token, player: r.me });
+      ui.refresh();
+    });
+  });
+  return form;
+}
+
+/**
+ * The saved token, shown only on request: the server shows a token once, at registration, so this
+ * browser may hold the only copy; it is what another browser needs to sign in as this player.
+ */
+function tokenCard(token: string): HTMLElement {
+  const box = h('div', { id: 'token-box', hidden: true });
+  const status = h('span', { role: 'status' });
+  const field = h('input', { id: 'my-token', type: 'text', readonly: true, spellcheck: 'false', autocomplete: 'off' });
+  const toggle = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': 'token-box' }, 'Show my token');
+  toggle.addEventListener('click', () => {
+    const show = box.hidden;
+    box.hidden = !show;
+    toggle.setAttribute('aria-expanded', String(show));
+    toggle.textContent = show ? 'Hide my token' : 'Show my token';
+    status.textContent = '';
+    field.value = show ? token : ''; // in the page only while shown
+    if (show) field.select();
+  });
+  const copy = async (): Promise<void> => {
+    try {
+      await navigator.clipboard.writeText(token);
+    } catch {
+      field.select(); // no clipboard access (an insecure origin): the selected text copies with Ctrl+C
+      status.textContent = 'Select the token and copy it.';
+      return;
+    }
+    status.textContent = 'Copied.';
+  };
+  box.append(h('label', { for: 'my-token' }, 'Your token'), field, h('button', { type: 'button', onclick: () => void copy() }, 'Copy'), status);
+  return h(
+    'section',
+    { class: 'card inline', 'aria-labelledby': 'token-title' },
+    h('h2', { id: 'token-title' }, 'Your token'),
+    h(
+      'p',
+      {},
+      'The server showed it once, at registration; this browser keeps it. To play as you in another browser, sign in there with it. Anyone who has it can play as you: keep it private.',
+    ),
+    toggle,
+    box,
+  );
 }
 
 const RULES: [string, string, string[] | 'number' | 'boolean', string | number | boolean][] = [
@@ -174,12 +253,18 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
   const page = h('div', { class: 'home' });
   let s = session();
   if (s) {
-    // A token from an older database (or a typo'd copy) is no longer valid: forget it.
-    const me = await gql<{ me: { id: string; name: string } | null }>(ME).catch(() => ({ me: null }));
-    if (!me.me) {
-      saveSession(null);
-      s = null;
+    // Only the server's word that the token is not valid (401 UNAUTHENTICATED) forgets it, and
+    // that happens in gql (api.ts), which tells the page. Any other failure (no network, a busy
+    // or failing server) is thrown as it is: the token is kept, and the page offers a retry.
+    try {
+      const me = await gql<{ me: { id: string; name: string } | null }>(ME);
+      if (me.me && (me.me.name !== s.player.name || me.me.id !== s.player.id)) {
+        saveSession({ token: s.token, player: me.me });
+      }
+    } catch (e) {
+      if (!(e instanceof ServerError && e.code === 'UNAUTHENTICATED')) throw e;
     }
+    s = session();
   }
   type Page = { matches: { edges: { node: MatchListItem }[] } };
   const open = await gql<Page>(OPEN_MATCHES);
@@ -187,6 +272,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
     page.append(
       h('h1', {}, 'Straight Dominoes'),
       registerForm(ui),
+      signInForm(ui),
       watchForm(ui),
       list(
         'Open matches',
@@ -225,6 +311,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
       'No match is waiting for players.',
     ),
     watchForm(ui),
+    tokenCard(s.token),
   );
   return page;
 }

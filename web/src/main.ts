@@ -1,4 +1,4 @@
-import { errorText, onConnection, saveSession, session } from './api.js';
+import { errorText, onConnection, onTokenProblem, saveSession, session } from './api.js';
 import { h } from './dom.js';
 import { homePage } from './home.js';
 import { matchPage } from './match-page.js';
@@ -22,7 +22,13 @@ function renderWho(): void {
               type: 'button',
               class: 'link',
               onclick: () => {
+                // The server showed the token once; this browser may hold its only copy.
+                const sure = confirm(
+                  `Sign out? This browser forgets your token. To play as ${s.player.name} again, you need a copy of it (Matches, “Your token”).`,
+                );
+                if (!sure) return;
                 saveSession(null);
+                showNotice(null);
                 void render(); // render shows its own errors on the page
               },
             },
@@ -33,11 +39,25 @@ function renderWho(): void {
   );
 }
 
+/** A message that outlives re-rendering (the banner is cleared by every page and action). */
+let noticeUntilSignIn = false;
+function showNotice(message: string | null, untilSignIn = false): void {
+  noticeUntilSignIn = message !== null && untilSignIn;
+  const el = document.getElementById('notice') as HTMLElement;
+  el.hidden = message === null;
+  el.replaceChildren(
+    ...(message === null
+      ? []
+      : [h('span', {}, message), ' ', h('button', { type: 'button', class: 'secondary', onclick: () => showNotice(null) }, 'Dismiss')]),
+  );
+}
+
 async function render(): Promise<void> {
   const mine = ++generation;
   leave?.();
   leave = null;
   ui.showError(null);
+  if (noticeUntilSignIn && session()) showNotice(null);
   renderWho();
   const app = document.getElementById('app') as HTMLElement;
   const [, route, id] = location.hash.split('/');
@@ -54,7 +74,15 @@ async function render(): Promise<void> {
     app.replaceChildren(page);
   } catch (e) {
     if (mine !== generation) return;
-    app.replaceChildren(h('p', {}, h('a', { href: '#/' }, 'Back to matches')));
+    renderWho(); // the page may have found the saved token refused
+    app.replaceChildren(
+      h(
+        'p',
+        { class: 'actions' },
+        h('button', { type: 'button', onclick: () => void render() }, 'Try again'),
+        location.hash && location.hash !== '#/' ? h('a', { href: '#/' }, 'Back to matches') : null,
+      ),
+    );
     ui.showError(errorText(e));
   }
 }
@@ -65,6 +93,16 @@ onConnection((state) => {
   const el = document.getElementById('connection') as HTMLElement;
   el.textContent = state === 'reconnecting' ? 'Connection lost: reconnecting…' : state === 'connected' ? 'Live' : '';
   el.className = `connection ${state}`;
+});
+
+onTokenProblem(({ forgotten, reason }) => {
+  if (forgotten) {
+    showNotice(`Your token is no longer valid (${reason}), so this browser has forgotten it. Sign in with another token, or register again.`, true);
+    void render();
+  } else {
+    // The socket refused it, but the server could not be asked about it over HTTP: keep it.
+    showNotice(`Live updates stopped: the server refused your token (${reason}). Reload the page to try again.`);
+  }
 });
 
 window.addEventListener('hashchange', () => void render());
