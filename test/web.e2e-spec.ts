@@ -361,6 +361,69 @@ describeInBrowser('web client in Chromium', () => {
     expectClean(w, [/status of 401/]);
   });
 
+  it('says a revoked token is no longer valid and stops reconnecting with it', async () => {
+    const ada = await app.player('Ada');
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    const sentToken: string[] = [];
+    const w = await openAs(ada, `/#/match/${createMatch.id}`, async ({ page }) => {
+      page.on('websocket', (socket) =>
+        socket.on('framesent', (f) => {
+          if (String(f.payload).includes(ada.token as string)) sentToken.push(socket.url());
+        }),
+      );
+    });
+    await w.page.getByRole('heading', { name: 'Your match' }).waitFor();
+    await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    const before = sentToken.length;
+    expect(before).toBeGreaterThan(0);
+
+    await ada.request('mutation { revokeToken }'); // the server closes the page's socket with 4403
+    await w.page.locator('#notice', { hasText: 'Your token is no longer valid' }).waitFor({ timeout: 10_000 });
+    await w.page.getByText('Not signed in').waitFor();
+    expect(await savedToken(w.page)).toBeNull();
+    // The page goes on as a spectator, on a socket without the token, and never sends it again.
+    await w.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
+    await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    await new Promise((r) => setTimeout(r, 3_000)); // graphql-ws would have retried by now
+    expect(sentToken.length).toBe(before);
+  });
+
+  it('shows a lost network at once and reconnects as soon as it is back', async () => {
+    const ada = await app.player('Ada');
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    const w = await openAs(ada, `/#/match/${createMatch.id}`);
+    await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    await w.context.setOffline(true);
+    await w.page.locator('#connection', { hasText: 'Offline' }).waitFor({ timeout: 2_000 });
+    await new Promise((r) => setTimeout(r, 1_500)); // long enough for a reconnect attempt to fail
+    await w.context.setOffline(false);
+    await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 3_000 });
+  });
+
+  it('finds a connection that went silent by its missing pong, and reconnects', async () => {
+    const ada = await app.player('Ada');
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    let silent = false;
+    // The test relays the page's socket; "silent" drops everything both ways without a close,
+    // as a dead network does.
+    const w = await openAs(ada, `/#/match/${createMatch.id}`, (pw) =>
+      pw.page.routeWebSocket(/\/graphql$/, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((m) => {
+          if (!silent) server.send(m);
+        });
+        server.onMessage((m) => {
+          if (!silent) ws.send(m);
+        });
+      }),
+    );
+    await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    silent = true;
+    await w.page.locator('#connection', { hasText: 'reconnecting' }).waitFor({ timeout: 20_000 });
+    silent = false;
+    await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 10_000 });
+  });
+
   it('forbids framing by another site and runs nothing but its own files (the other tests see no policy violation)', async () => {
     for (const path of ['/', '/index.html', '/app.js']) {
       const res = await fetch(`${app.url}${path}`);

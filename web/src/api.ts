@@ -141,49 +141,170 @@ function tokenRefused(token: string, reason: string): void {
   for (const l of tokenListeners) l({ forgotten: true, reason });
 }
 
-export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting';
-const listeners = new Set<(s: ConnectionState) => void>();
+/**
+ * The socket was closed with 4403: the server refused the token it was opened with. That is
+ * checked over HTTP before the token is forgotten (a 401 there forgets it, see gqlWithErrors),
+ * so only the server's answer about the token itself ever removes it.
+ */
+async function socketRefusedToken(token: string, reason: string): Promise<void> {
+  if (session()?.token !== token) return;
+  try {
+    await gql('query TokenCheck { me { id } }', {}, { token });
+  } catch (e) {
+    if (e instanceof ServerError && e.code === 'UNAUTHENTICATED') return; // forgotten and told already
+  }
+  if (session()?.token !== token) return;
+  for (const l of tokenListeners) l({ forgotten: false, reason });
+}
+
+/**
+ * idle: no socket open (nothing to follow); connecting, connected; reconnecting after a drop;
+ * offline: the browser has no network; stopped: the server closed the socket for a reason that a
+ * retry cannot fix (see TERMINAL), so it is not reopened.
+ */
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'offline' | 'stopped';
+export interface ConnectionStatus {
+  state: ConnectionState;
+  /** For 'stopped': why, in words. */
+  detail?: string;
+}
+const listeners = new Set<(s: ConnectionStatus) => void>();
+let current: ConnectionStatus = { state: 'idle' };
 let socket: Client | null = null;
 
-export function onConnection(listener: (s: ConnectionState) => void): () => void {
+export function onConnection(listener: (s: ConnectionStatus) => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-function emit(s: ConnectionState): void {
-  for (const l of listeners) l(s);
+export function connectionStatus(): ConnectionStatus {
+  return current;
 }
 
-/** One shared socket; it reconnects forever (with a capped back-off) while anything listens. */
+function emit(state: ConnectionState, detail?: string): void {
+  current = { state, detail };
+  for (const l of listeners) l(current);
+}
+
+/**
+ * Close codes after which the same socket must not be opened again (docs/errors.md): a refused
+ * token (4403), too many sockets with one token (4290), and a client the server cannot talk to.
+ * graphql-ws gives up on its own on 4500 and 4429 too, where the docs say to come back later:
+ * subscribeLive (feed.ts) does that.
+ */
+const TERMINAL: Record<number, string> = {
+  4403: 'the server refused your token',
+  4290: 'too many pages are open with your token: close some, then reload this one',
+  4400: 'the server did not understand this page (reload it)',
+  4401: 'the server did not understand this page (reload it)',
+  4406: 'the server did not understand this page (reload it)',
+  4409: 'the server did not understand this page (reload it)',
+  1009: 'a message was too big for the server',
+};
+
+export function closeCodeOf(e: unknown): number | null {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'number' && 'reason' in e ? e.code : null;
+}
+
+/** A ping when the socket has been quiet this long, and a dead socket when no pong follows in time. */
+const KEEPALIVE_MS = 8_000;
+const PONG_TIMEOUT_MS = 4_000;
+const RETRY_CAP_MS = 4_000;
+let wakeRetry: (() => void) | null = null;
+/** A socket is open or being opened (graphql-ws reconnects it), as opposed to idle or stopped. */
+let active = false;
+
+/** One shared socket; it reconnects (with a capped back-off) while anything listens, unless told not to. */
 export function ws(): Client {
   if (socket) return socket;
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   let everConnected = false;
-  socket = createClient({
+  let token: string | null = null;
+  let pongDue: ReturnType<typeof setTimeout> | undefined;
+  const mine = (): boolean => socket === client; // events of a replaced client say nothing now
+  const client: Client = createClient({
     url,
     lazy: true,
     retryAttempts: Infinity,
-    shouldRetry: () => true,
-    retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(500 * 2 ** retries, 4000))),
+    shouldRetry: (e) => {
+      const code = closeCodeOf(e);
+      return code === null || !(code in TERMINAL);
+    },
+    retryWait: (retries) =>
+      new Promise((resolve) => {
+        const timer = setTimeout(done, Math.min(500 * 2 ** retries, RETRY_CAP_MS));
+        function done(): void {
+          clearTimeout(timer);
+          if (wakeRetry === done) wakeRetry = null;
+          resolve();
+        }
+        wakeRetry = done; // the network came back: try at once
+      }),
+    keepAlive: KEEPALIVE_MS,
     connectionParams: () => {
       const s = session();
+      token = s?.token ?? null;
       return s ? { authorization: `Bearer ${s.token}` } : {};
     },
     on: {
-      connecting: () => emit(everConnected ? 'reconnecting' : 'connecting'),
+      connecting: () => {
+        if (!mine()) return;
+        active = true;
+        emit(!navigator.onLine ? 'offline' : everConnected ? 'reconnecting' : 'connecting');
+      },
       connected: () => {
         everConnected = true;
-        emit('connected');
+        if (mine()) emit('connected');
       },
-      // 1000 is the lazy socket closing itself once nothing listens; anything else is a drop.
-      closed: (event) => emit((event as CloseEvent | undefined)?.code === 1000 ? 'idle' : 'reconnecting'),
+      ping: (received) => {
+        if (received) return; // the server's ping: graphql-ws answers it
+        clearTimeout(pongDue);
+        // No pong in time: the connection is dead without a close (a dropped network). Terminate
+        // it now, so graphql-ws reconnects instead of waiting for TCP to give up.
+        pongDue = setTimeout(() => client.terminate(), PONG_TIMEOUT_MS);
+      },
+      pong: (received) => {
+        if (received) clearTimeout(pongDue);
+      },
+      closed: (event) => {
+        clearTimeout(pongDue);
+        if (!mine()) return;
+        const code = closeCodeOf(event);
+        // 1000 is the lazy socket closing itself once nothing listens; anything else is a drop.
+        if (code === 1000) {
+          active = false;
+          return emit(navigator.onLine ? 'idle' : 'offline');
+        }
+        if (code !== null && code in TERMINAL) {
+          active = false;
+          emit('stopped', TERMINAL[code]);
+          const reason = (event as { reason?: string }).reason || TERMINAL[code];
+          if (code === 4403 && token) void socketRefusedToken(token, reason);
+          return;
+        }
+        emit(navigator.onLine ? 'reconnecting' : 'offline');
+      },
     },
   });
-  return socket;
+  socket = client;
+  return client;
 }
 
 function resetSocket(): void {
   const old = socket;
   socket = null;
   void old?.dispose();
+  active = false;
+  emit(navigator.onLine ? 'idle' : 'offline');
 }
+
+// The browser knows at once when its network goes: say so, and drop a socket that may hang
+// silently; when the network is back, reconnect without waiting out the back-off.
+window.addEventListener('offline', () => {
+  emit('offline');
+  socket?.terminate();
+});
+window.addEventListener('online', () => {
+  if (wakeRetry) wakeRetry();
+  else if (current.state === 'offline') emit(active ? 'reconnecting' : 'idle');
+});

@@ -1,4 +1,4 @@
-import { onConnection, ws } from './api.js';
+import { closeCodeOf, onConnection, ws } from './api.js';
 import { MATCH_EVENTS } from './operations.js';
 import type { Match } from './types.js';
 
@@ -8,6 +8,56 @@ export interface FeedHandlers {
   /** The socket is back after a drop: the caller refetches, in case no event was seen yet. */
   reconnected(): void;
   error(message: string): void;
+}
+
+interface LiveHandlers<T> {
+  next(data: T): void;
+  error(message: string): void;
+}
+
+/**
+ * One subscription on the shared socket. graphql-ws reconnects by itself after a drop, but gives
+ * up on 4500 (a failure on the server) and 4429 (connecting too often), where the server says to
+ * come back later (docs/errors.md): the subscription is then sent again after a wait, with the
+ * payload as it is by then. A close the server means for good (a refused token: api.ts, TERMINAL)
+ * is shown by the connection indicator, not here.
+ */
+function subscribeLive<T>(payload: { query: string; variables?: Record<string, unknown> }, on: LiveHandlers<T>): () => void {
+  let stopped = false;
+  let dispose = (): void => {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+  const start = (): void => {
+    if (stopped) return;
+    dispose = ws().subscribe<T>(payload, {
+      next: (result) => {
+        failures = 0;
+        if (result.errors?.length) on.error(result.errors[0].message);
+        if (result.data) on.next(result.data);
+      },
+      error: (e) => {
+        const code = closeCodeOf(e);
+        if (code === 4500 || code === 4429) {
+          const reason = (e as { reason?: unknown }).reason;
+          const text = typeof reason === 'string' ? reason : '';
+          const after = Number(/retry after (\d+)/i.exec(text)?.[1] ?? NaN);
+          const wait = Number.isFinite(after) ? after * 1000 : Math.min(1000 * 2 ** failures++, 15_000);
+          timer = setTimeout(start, wait);
+          return;
+        }
+        if (code !== null) return; // a close the indicator explains
+        const first = Array.isArray(e) ? (e[0] as { message?: unknown } | undefined) : undefined;
+        on.error(typeof first?.message === 'string' ? first.message : e instanceof Error ? e.message : 'the live feed failed');
+      },
+      complete: () => {},
+    });
+  };
+  start();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    dispose();
+  };
 }
 
 /**
@@ -24,22 +74,20 @@ export function followMatch(matchId: string, afterSeq: number, on: FeedHandlers)
   const payload = { query: MATCH_EVENTS, variables: { id: matchId, afterSeq } };
   let lastSeq = 0;
   let connectedOnce = false;
-  const stopListening = onConnection((state) => {
+  const stopListening = onConnection(({ state }) => {
     if (state !== 'connected') return;
     if (connectedOnce) on.reconnected();
     connectedOnce = true;
   });
-  const dispose = ws().subscribe<{ matchEvents: { seq: number; type: string; match: Match } }>(payload, {
-    next: (result) => {
-      const ev = result.data?.matchEvents;
-      if (result.errors?.length) on.error(result.errors[0].message);
+  const dispose = subscribeLive<{ matchEvents: { seq: number; type: string; match: Match } }>(payload, {
+    next: (data) => {
+      const ev = data.matchEvents;
       if (!ev || ev.seq <= lastSeq) return;
       lastSeq = ev.seq;
       payload.variables.afterSeq = ev.seq;
       on.match(ev.match, ev.type);
     },
-    error: (e) => on.error(e instanceof Error ? e.message : 'the live feed failed'),
-    complete: () => {},
+    error: (message) => on.error(message),
   });
   return () => {
     stopListening();

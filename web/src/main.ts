@@ -1,4 +1,4 @@
-import { errorText, onConnection, onTokenProblem, saveSession, session } from './api.js';
+import { connectionStatus, errorText, isConnectionError, onConnection, onTokenProblem, saveSession, session, type ConnectionStatus } from './api.js';
 import { h } from './dom.js';
 import { homePage } from './home.js';
 import { matchPage } from './match-page.js';
@@ -83,17 +83,29 @@ async function render(): Promise<void> {
         location.hash && location.hash !== '#/' ? h('a', { href: '#/' }, 'Back to matches') : null,
       ),
     );
-    ui.showError(errorText(e));
+    ui.showError(errorText(e), isConnectionError(e) ? 'connection' : undefined);
   }
 }
 
 const ui = createUi(() => void render());
 
-onConnection((state) => {
+function showConnection({ state, detail }: ConnectionStatus): void {
   const el = document.getElementById('connection') as HTMLElement;
-  el.textContent = state === 'reconnecting' ? 'Connection lost: reconnecting…' : state === 'connected' ? 'Live' : '';
+  el.textContent =
+    state === 'reconnecting'
+      ? 'Connection lost: reconnecting…'
+      : state === 'offline'
+        ? 'Offline: reconnecting when the network is back…'
+        : state === 'stopped'
+          ? `Live updates stopped: ${detail ?? 'the server closed the connection'}`
+          : state === 'connected'
+            ? 'Live'
+            : '';
   el.className = `connection ${state}`;
-});
+  if (state === 'connected') ui.clearConnectionError();
+}
+onConnection(showConnection);
+showConnection(connectionStatus());
 
 onTokenProblem(({ forgotten, reason }) => {
   if (forgotten) {

@@ -278,7 +278,10 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       if (type === 'MATCH_FINISHED') ui.announce(statusText(m));
       lastMoves = moves.length;
     },
-    reconnected: () => void refetch().catch(() => {}),
+    reconnected: () => {
+      ui.clearConnectionError();
+      void refetch().catch(() => {});
+    },
     error: (message) => ui.showError(message),
   });
   return { element: root, leave: stop };

@@ -1,10 +1,13 @@
-import { errorText } from './api.js';
+import { errorText, isConnectionError } from './api.js';
 
 /** What every page may ask of the shell: navigation, a refresh, and errors shown in words. */
 export interface Ui {
   go(hash: string): void;
   refresh(): void;
-  showError(message: string | null): void;
+  /** `connection`: the message is about reaching the server, and goes once the socket is back. */
+  showError(message: string | null, kind?: 'connection'): void;
+  /** Takes down the error banner if what it shows is a connection problem (the connection is back). */
+  clearConnectionError(): void;
   announce(message: string): void;
   /** Runs an action, showing its failure (if any) in the error banner. */
   run(action: () => Promise<void>): Promise<boolean>;
@@ -12,15 +15,20 @@ export interface Ui {
 
 export function createUi(render: () => void): Ui {
   const banner = document.getElementById('error') as HTMLElement;
+  let bannerKind: 'connection' | undefined;
   const ui: Ui = {
     go(hash) {
       if (location.hash === hash) render();
       else location.hash = hash;
     },
     refresh: render,
-    showError(message) {
+    showError(message, kind) {
+      bannerKind = message === null ? undefined : kind;
       banner.hidden = message === null;
       banner.textContent = message ?? '';
+    },
+    clearConnectionError() {
+      if (bannerKind === 'connection') ui.showError(null);
     },
     announce(message) {
       const live = document.getElementById('announcer');
@@ -32,7 +40,7 @@ export function createUi(render: () => void): Ui {
         await action();
         return true;
       } catch (e) {
-        ui.showError(errorText(e));
+        ui.showError(errorText(e), isConnectionError(e) ? 'connection' : undefined);
         return false;
       }
     },
