@@ -11,6 +11,7 @@ import {
   watchedPage,
   type WatchedPage,
 } from './support/browser.js';
+import { driveMatch } from './support/driver.js';
 import type { GqlClient } from './support/gql.js';
 
 /**
@@ -386,6 +387,49 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await new Promise((r) => setTimeout(r, 3_000)); // graphql-ws would have retried by now
     expect(sentToken.length).toBe(before);
+  });
+
+  it('offers a rematch on a finished match, and the other player joins it from the offer pushed to their page', async () => {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>(
+      'mutation { createMatch(input: { seats: 2, rules: { targetScore: 15 } }) { id } }',
+    );
+    const id = createMatch.id;
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    const adaPage = await openAs(ada, `/#/match/${id}`);
+    const bobPage = await openAs(bob, `/#/match/${id}`);
+    for (const w of [adaPage, bobPage]) await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
+    await driveMatch(
+      new Map([
+        [0, ada],
+        [1, bob],
+      ]),
+      id,
+    );
+    for (const w of [adaPage, bobPage]) await w.page.waitForSelector('.match[data-status="FINISHED"]');
+    await screenshot(bobPage.page, 'rematch-offer');
+    expect(await accessibilityViolations(bobPage.page)).toEqual([]);
+
+    // Bob asks: his page goes to the new match, where he waits in his old seat.
+    await bobPage.page.getByRole('button', { name: 'Rematch', exact: true }).click();
+    await bobPage.page.waitForURL((u) => /#\/match\/[0-9a-f-]+$/.test(u.hash) && !u.hash.endsWith(id));
+    const rematchId = bobPage.page.url().split('/').pop() as string;
+    await bobPage.page.waitForSelector('.match[data-status="WAITING"]');
+
+    // Ada's page, still on the finished match, hears of the offer with no reload.
+    await adaPage.page.locator('#app').getByText('Bob offers a rematch').waitFor();
+    await adaPage.page.getByRole('button', { name: 'Join the rematch' }).click();
+    await adaPage.page.waitForURL(`**/#/match/${rematchId}`);
+    await adaPage.page.waitForSelector('.match[data-status="IN_PROGRESS"]');
+    await bobPage.page.waitForSelector('.match[data-status="IN_PROGRESS"]');
+    expect((await serverView(rematchId)).status).toBe('IN_PROGRESS');
+
+    // Back on the finished match, each player is pointed to the rematch they sit in.
+    await adaPage.page.goto(`${app.url}/#/match/${id}`);
+    await adaPage.page.getByRole('link', { name: 'Go to the rematch' }).click();
+    await adaPage.page.waitForURL(`**/#/match/${rematchId}`);
+    expectClean(adaPage);
+    expectClean(bobPage);
   });
 
   it('shows a lost network at once and reconnects as soon as it is back', async () => {

@@ -1,5 +1,5 @@
 import { closeCodeOf, onConnection, ws } from './api.js';
-import { MATCH_EVENTS } from './operations.js';
+import { MATCH_EVENTS, MY_TURNS } from './operations.js';
 import type { Match } from './types.js';
 
 export interface FeedHandlers {
@@ -69,6 +69,9 @@ function subscribeLive<T>(payload: { query: string; variables?: Record<string, u
  * The first `afterSeq`: a Match does not tell its latest event seq, but every move is an event, so
  * the last Move.seq the page has seen is never past it. Starting there replays the few non-move
  * events since (joins, round starts) and closes the gap between loading the match and subscribing.
+ *
+ * The feed completes once the match is over; a rematch offered later is pushed on myTurns
+ * (followMyMatch).
  */
 export function followMatch(matchId: string, afterSeq: number, on: FeedHandlers): () => void {
   const payload = { query: MATCH_EVENTS, variables: { id: matchId, afterSeq } };
@@ -93,4 +96,21 @@ export function followMatch(matchId: string, afterSeq: number, on: FeedHandlers)
     stopListening();
     dispose();
   };
+}
+
+/**
+ * The caller's own pushes about one match, from myTurns: after the match is over its event feed
+ * has completed, and myTurns is where an offered rematch reaches its players (docs/clients.md).
+ * Needs a signed-in socket.
+ */
+export function followMyMatch(matchId: string, on: { match(m: Match): void; error(message: string): void }): () => void {
+  return subscribeLive<{ myTurns: Match }>(
+    { query: MY_TURNS },
+    {
+      next: (data) => {
+        if (data.myTurns?.id === matchId) on.match(data.myTurns);
+      },
+      error: (message) => on.error(message),
+    },
+  );
 }

@@ -2,9 +2,9 @@ import { boardSvg, tileSvg } from '../../src/board/board-svg.js';
 import { layoutOf } from '../../src/board/layout.js';
 import { gql, ServerError, session } from './api.js';
 import { h, svgFragment } from './dom.js';
-import { followMatch } from './feed.js';
+import { followMatch, followMyMatch } from './feed.js';
 import { endsFor, moveText, sameTile, seatName, statusText, tileText } from './match-view.js';
-import { DRAW, JOIN, LEAVE, MATCH, PLAY, RESIGN } from './operations.js';
+import { DRAW, JOIN, LEAVE, MATCH, PLAY, REMATCH, RESIGN } from './operations.js';
 import type { End, Match, Tile } from './types.js';
 import type { Ui } from './ui.js';
 
@@ -38,14 +38,18 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   let results: { number: number; result: { end: string; awarded: number[] } | null }[] = [];
   let resultsFor = '';
   let keepFocus = false;
+  let stopMine: (() => void) | null = null;
   const root = h('div', { class: 'match' });
 
   const update = (m: Match): void => {
     if (m.version < match.version) return; // an older view than the one shown
+    const offered = !match.rematch && m.rematch;
     match = m;
     if (selected && !endsFor(m, selected).length) selected = null;
     draw();
     void loadResults();
+    followOwnMatch();
+    if (offered && m.rematch && m.rematch.mySeat === null && m.mySeat !== null) ui.announce(`${rematchOfferText(m.rematch)}.`);
   };
   const refetch = async (): Promise<void> => {
     const r = await gql<{ match: Match | null }>(MATCH, { id });
@@ -64,6 +68,23 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     draw();
   };
 
+  /**
+   * After the end, the match's event feed has completed: an offered rematch reaches its players
+   * on myTurns (docs/clients.md), so a player of a finished match follows that, and reads the
+   * match once subscribed, for an offer made before the subscription began.
+   */
+  function followOwnMatch(): void {
+    const wanted =
+      match.status === 'FINISHED' && match.mySeat !== null && session() !== null && (match.rematch === null || match.rematch.mySeat === null);
+    if (wanted && !stopMine) {
+      stopMine = followMyMatch(id, { match: update, error: (message) => ui.showError(message) });
+      void refetch().catch(() => {});
+    } else if (!wanted && stopMine) {
+      stopMine();
+      stopMine = null;
+    }
+  }
+
   const command = async (query: string, variables: Record<string, unknown>, field: string): Promise<void> => {
     if (busy) return;
     busy = true;
@@ -73,6 +94,17 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     });
     busy = false;
     if (!ok) await refetch().catch(() => {});
+    draw();
+  };
+  const rematch = async (): Promise<void> => {
+    if (busy) return;
+    busy = true;
+    draw();
+    await ui.run(async () => {
+      const r = await gql<{ rematch: { id: string } }>(REMATCH, { id });
+      ui.go(`#/match/${r.rematch.id}`);
+    });
+    busy = false;
     draw();
   };
   const play = (tile: Tile, end: End | null): Promise<void> => {
@@ -195,6 +227,32 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     );
   }
 
+  /** Who (of this match's players) sits in the rematch: they asked for it. */
+  function rematchOfferText(r: NonNullable<Match['rematch']>): string {
+    const mine = new Set(match.seats.map((s) => s.player?.id).filter(Boolean));
+    const names = r.seats.filter((s) => s.player && mine.has(s.player.id)).map((s) => s.player?.name ?? '');
+    return names.length ? `${names.join(' & ')} ${names.length === 1 ? 'offers' : 'offer'} a rematch` : 'A rematch is offered';
+  }
+
+  function rematchActions(): (HTMLElement | null)[] {
+    if (match.status !== 'FINISHED') return [];
+    const seated = match.mySeat !== null;
+    const r = match.rematch;
+    if (!r) {
+      return [
+        seated && session() ? h('button', { type: 'button', 'data-key': 'rematch', disabled: busy, onclick: () => void rematch() }, 'Rematch') : null,
+      ];
+    }
+    if (r.mySeat !== null) return [h('a', { href: `#/match/${r.id}` }, 'Go to the rematch')];
+    if (seated && session() && r.status === 'WAITING') {
+      return [
+        h('span', { class: 'offer' }, `${rematchOfferText(r)}.`),
+        h('button', { type: 'button', 'data-key': 'rematch', disabled: busy, onclick: () => void rematch() }, 'Join the rematch'),
+      ];
+    }
+    return [h('a', { href: `#/match/${r.id}` }, 'Watch the rematch')];
+  }
+
   function actions(): HTMLElement {
     const seated = match.mySeat !== null;
     const items: (HTMLElement | null)[] = [
@@ -212,6 +270,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
             'Resign',
           )
         : null,
+      ...rematchActions(),
       match.status === 'FINISHED' ? h('a', { href: `#/replay/${id}` }, 'Replay move by move') : null,
       match.status === 'FINISHED' ? h('a', { href: `/matches/${id}/record` }, 'Match record (JSON)') : null,
       h('a', { href: `/matches/${id}/board.svg` }, 'Board picture (SVG)'),
@@ -269,6 +328,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
 
   draw();
   void loadResults();
+  followOwnMatch();
   let lastMoves = match.currentRound?.moves.length ?? 0;
   const stop = followMatch(id, await lastMoveSeq(id, match), {
     match: (m, type) => {
@@ -284,5 +344,12 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     },
     error: (message) => ui.showError(message),
   });
-  return { element: root, leave: stop };
+  return {
+    element: root,
+    leave: () => {
+      stop();
+      stopMine?.();
+      stopMine = null;
+    },
+  };
 }

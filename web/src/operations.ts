@@ -14,6 +14,7 @@ export const MATCH_FIELDS = `
     moves { seq round seat type end points count tile { high low } }
     result { end awarded hands { seat tiles { high low } } }
   }
+  rematch { id status mySeat seats { index player { id name } } }
 `;
 
 export const REGISTER = `mutation Register($name: String!) { registerPlayer(name: $name) { token player { id name } } }`;
@@ -25,11 +26,13 @@ export const MY_MATCHES = `query MyMatches($playerId: ID!) { matches(playerId: $
 export const OPEN_MATCHES = `query OpenMatches { matches: openMatches(first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const CREATE_MATCH = `mutation Create($input: CreateMatchInput!) { createMatch(input: $input) { id } }`;
 export const JOIN = `mutation Join($id: ID!) { joinMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
+export const REMATCH = `mutation Rematch($id: ID!) { rematch(matchId: $id) { id } }`;
 export const LEAVE = `mutation Leave($id: ID!) { leaveMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
 export const RESIGN = `mutation Resign($id: ID!) { resignMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
 export const PLAY = `mutation Play($input: PlayTileInput!) { playTile(input: $input) { ${MATCH_FIELDS} } }`;
 export const DRAW = `mutation Draw($input: TurnInput!) { drawTile(input: $input) { ${MATCH_FIELDS} } }`;
 export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type match { ${MATCH_FIELDS} } } }`;
+export const MY_TURNS = `subscription MyTurns { myTurns { ${MATCH_FIELDS} } }`;
 export const ROUNDS = `query Rounds($id: ID!) { match(id: $id) { id status rules { spinner } seats { index isBot player { name } } teams { index score seats } winner { index }
   rounds { number status starter result { end awarded hands { seat tiles { high low } } } moves { seq round seat type end points count tile { high low } } } } }`;
 export const BOARD_AT = `query BoardAt($id: ID!, $round: Int!, $seq: Int!) { match(id: $id) { id rounds(number: $round) { number boardAt(seq: $seq) { count spinner { high low } openEnds { end pips } } } } }`;

@@ -53,6 +53,13 @@ export interface Match {
     moves: Move[];
     result: RoundResult | null;
   } | null;
+  /** The rematch, once a player asked for one; mySeat is the caller's seat in it. */
+  rematch: {
+    id: string;
+    status: Match['status'];
+    mySeat: number | null;
+    seats: { index: number; player: { id: string; name: string } | null }[];
+  } | null;
 }
 export interface MatchListItem {
   id: string;
