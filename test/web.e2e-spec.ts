@@ -468,6 +468,24 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 10_000 });
   });
 
+  it('words a match nobody joined in time apart from one every player left', async () => {
+    const short = await startTestApp({ OPEN_MATCH_TTL_HOURS: '0.0003', SWEEP_INTERVAL_MS: '50' });
+    try {
+      const ada = await short.player('Ada');
+      const { createMatch: expired } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+      const { createMatch: left } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+      await ada.request('mutation($id: ID!) { leaveMatch(matchId: $id) { id } }', { id: left.id });
+      const w = await watchedPage(browser);
+      await w.page.goto(`${short.url}/#/match/${left.id}`);
+      await w.page.getByTestId('status').filter({ hasText: 'Abandoned: every player left before the start' }).waitFor();
+      await w.page.goto(`${short.url}/#/match/${expired.id}`);
+      await w.page.getByTestId('status').filter({ hasText: 'Abandoned: nobody joined in time' }).waitFor({ timeout: 15_000 });
+      await w.page.close();
+    } finally {
+      await short.close();
+    }
+  });
+
   it('forbids framing by another site and runs nothing but its own files (the other tests see no policy violation)', async () => {
     for (const path of ['/', '/index.html', '/app.js']) {
       const res = await fetch(`${app.url}${path}`);

@@ -24,7 +24,13 @@ export function moveText(m: Pick<Match, 'seats' | 'mySeat'>, move: Move): string
 
 export function statusText(m: Match): string {
   if (m.status === 'WAITING') return `Waiting for players: ${m.seats.filter((s) => s.player || s.isBot).length} of ${m.seats.length} seats taken`;
-  if (m.status === 'ABANDONED') return 'Abandoned: every player left before the start';
+  if (m.status === 'ABANDONED') {
+    // A match ends ABANDONED before its start in two ways: its last player left (no player is
+    // seated then), or nobody joined in time (MATCH_EXPIRED), which leaves its players seated.
+    return m.seats.some((s) => s.player)
+      ? 'Abandoned: nobody joined in time, so the match expired before the start'
+      : 'Abandoned: every player left before the start';
+  }
   if (m.status === 'FINISHED') return `Finished: ${m.winner ? m.winner.seats.map((s) => seatName(m, s)).join(' & ') : 'nobody'} won`;
   if (m.turn === null) return 'In progress';
   return m.turn === m.mySeat ? 'Your turn' : `To move: ${seatName(m, m.turn)}`;
