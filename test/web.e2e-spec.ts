@@ -133,7 +133,16 @@ describeInBrowser('web client in Chromium', () => {
   const savedToken = (page: Page): Promise<string | null> => page.evaluate(() => localStorage.getItem('straight-dominoes.token'));
 
   it('plays a whole match against a bot from the page while a spectator watches it live', async () => {
-    const player = await open('/');
+    // What the page says to screen readers (its live region), kept for a check at the end.
+    const player = await open('/', async ({ page }) => {
+      await page.addInitScript(() => {
+        const said: string[] = ((globalThis as unknown as { announced: string[] }).announced = []);
+        document.addEventListener('DOMContentLoaded', () => {
+          const live = document.getElementById('announcer') as HTMLElement;
+          new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
+        });
+      });
+    });
     await player.page.getByRole('heading', { level: 1, name: 'Straight Dominoes' }).waitFor();
     await register(player.page, 'Ada');
     await player.page.getByRole('heading', { level: 1, name: 'Matches' }).waitFor();
@@ -171,6 +180,15 @@ describeInBrowser('web client in Chromium', () => {
     await spectator.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), final.version);
     expect(await scoresShown(player.page)).toEqual(final.teams.map((t) => t.score));
     expect(await scoresShown(spectator.page)).toEqual(final.teams.map((t) => t.score));
+    // The last round's result: how it ended, each side's points and bonus.
+    const rounds = (
+      await app.anon.request<{ match: { rounds: { number: number }[] } }>('query($id: ID!) { match(id: $id) { rounds { number } } }', { id })
+    ).match.rounds;
+    const result = player.page.getByTestId('round-result');
+    await result.getByRole('heading', { name: `Round ${rounds.length} result` }).waitFor();
+    expect(await result.textContent()).toMatch(/from plays \+ \d+ bonus = \d+/);
+    const said = await player.page.evaluate(() => (globalThis as unknown as { announced: string[] }).announced);
+    expect(said.some((text) => text.includes(`Round ${rounds.length} `) && text.includes('Scores:'))).toBe(true);
     await screenshot(player.page, 'match-finished-player');
     await screenshot(spectator.page, 'match-finished-spectator');
 

@@ -3,13 +3,23 @@ import { layoutOf } from '../../src/board/layout.js';
 import { gql, ServerError, session } from './api.js';
 import { h, svgFragment } from './dom.js';
 import { followMatch, followMyMatch } from './feed.js';
-import { endsFor, moveText, sameTile, seatName, statusText, tileText } from './match-view.js';
-import { DRAW, JOIN, LEAVE, MATCH, PLAY, REMATCH, RESIGN } from './operations.js';
+import {
+  endsFor,
+  moveText,
+  revealedHandLines,
+  roundEndText,
+  roundSideLines,
+  sameTile,
+  sideName,
+  statusText,
+  tileText,
+  type EndedRound,
+} from './match-view.js';
+import { DRAW, JOIN, LEAVE, MATCH, PLAY, REMATCH, RESIGN, ROUND_RESULTS } from './operations.js';
 import type { End, Match, Tile } from './types.js';
 import type { Ui } from './ui.js';
 
 const MOVE_SEQS = `query MoveSeqs($id: ID!) { match(id: $id) { id rounds { moves { seq } } } }`;
-const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number result { end awarded } } } }`;
 
 function moveId(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
@@ -35,8 +45,10 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   let match: Match = first.match;
   let selected: Tile | null = null;
   let busy = false;
-  let results: { number: number; result: { end: string; awarded: number[] } | null }[] = [];
+  let results: EndedRound[] = [];
   let resultsFor = '';
+  /** The last round whose end was known (announced or there at load): later ones are announced. */
+  let announcedRound: number | null = null;
   let keepFocus = false;
   let stopMine: (() => void) | null = null;
   const root = h('div', { class: 'match' });
@@ -58,15 +70,27 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   const loadResults = async (): Promise<void> => {
     // Round results change only when a round ends: fetch them once per round number.
     const n = match.currentRound?.number ?? 0;
-    const over = match.currentRound?.status === 'FINISHED';
+    const over = match.currentRound?.status !== 'IN_PROGRESS';
     const key = `${n}:${over}`;
     if (key === resultsFor) return;
     resultsFor = key;
-    if (n < 2 && !over) return;
-    const r = await gql<{ match: { rounds: typeof results } | null }>(ROUND_RESULTS, { id }).catch(() => null);
-    results = r?.match?.rounds.filter((x) => x.result) ?? [];
+    if (n < 2 && !over) {
+      announcedRound ??= 0;
+      return;
+    }
+    const r = await gql<{ match: { rounds: EndedRound[] } | null }>(ROUND_RESULTS, { id }).catch(() => null);
+    if (!r?.match) return;
+    results = r.match.rounds.filter((x) => x.result);
+    const latest = results.at(-1);
+    // A round that ended while the page was open is announced; one that was over at load is not.
+    if (latest && announcedRound !== null && latest.number > announcedRound) {
+      const over = match.status === 'FINISHED' ? `${statusText(match)}. ` : '';
+      ui.announce(`${over}${roundEndText(match, latest)} ${roundSideLines(match, latest).join('. ')}. Scores: ${scoreText()}.`);
+    }
+    announcedRound = latest?.number ?? 0;
     draw();
   };
+  const scoreText = (): string => match.teams.map((t) => `${sideName(match, t.seats)} ${t.score}`).join(', ');
 
   /**
    * After the end, the match's event feed has completed: an offered rematch reaches its players
@@ -216,7 +240,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
             h(
               'tr',
               { class: t.seats.includes(match.turn ?? -1) ? 'to-move' : '' },
-              h('td', {}, t.seats.map((s) => seatName(match, s)).join(' & ')),
+              h('td', {}, sideName(match, t.seats)),
               h('td', {}, t.seats.map((s) => match.seats[s].handCount).join(' & ')),
               h('td', { class: 'score', 'data-team': t.index }, String(t.score)),
             ),
@@ -278,6 +302,20 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     return h('div', { class: 'actions' }, ...items);
   }
 
+  /** The latest round that ended: how, what each side made of it, and the hands it left. */
+  function roundResultSection(): HTMLElement | null {
+    const last = results.at(-1);
+    if (!last?.result) return null;
+    return h(
+      'section',
+      { class: 'card round-result', 'aria-labelledby': 'round-result-title', 'data-testid': 'round-result' },
+      h('h2', { id: 'round-result-title' }, `Round ${last.number} result`),
+      h('p', {}, roundEndText(match, last)),
+      h('ul', {}, ...roundSideLines(match, last).map((line) => h('li', {}, line))),
+      last.result.hands.length ? h('p', {}, 'Tiles left: ', revealedHandLines(match, last).join('; '), '.') : null,
+    );
+  }
+
   function logSection(): HTMLElement {
     const moves = match.currentRound?.moves ?? [];
     return h(
@@ -315,7 +353,12 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       h('h1', {}, match.mySeat === null ? 'Watching a match' : 'Your match'),
       h('p', { class: 'status', role: 'status', 'data-testid': 'status' }, statusText(match)),
       actions(),
-      h('div', { class: 'match-grid' }, h('div', {}, boardSection(), handSection()), h('div', {}, scoresSection(), logSection())),
+      h(
+        'div',
+        { class: 'match-grid' },
+        h('div', {}, boardSection(), handSection()),
+        h('div', {}, roundResultSection(), scoresSection(), logSection()),
+      ),
     );
     // Keep keyboard play fluid across redraws: the same control, else the first playable tile.
     if (keepFocus) {

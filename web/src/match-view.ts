@@ -1,4 +1,4 @@
-import type { End, Match, Move, Tile } from './types.js';
+import type { End, Match, Move, RoundResult, Tile } from './types.js';
 
 /**
  * Words for what the page shows; pure, so every view words things the same way. Seats are 0-based
@@ -31,12 +31,59 @@ export function statusText(m: Match): string {
       ? 'Abandoned: nobody joined in time, so the match expired before the start'
       : 'Abandoned: every player left before the start';
   }
-  if (m.status === 'FINISHED') return `Finished: ${m.winner ? m.winner.seats.map((s) => seatName(m, s)).join(' & ') : 'nobody'} won`;
+  if (m.status === 'FINISHED') return `Finished: ${m.winner ? sideName(m, m.winner.seats) : 'nobody'} won`;
   if (m.turn === null) return 'In progress';
   return m.turn === m.mySeat ? 'Your turn' : `To move: ${seatName(m, m.turn)}`;
+}
+
+export function sideName(m: Pick<Match, 'seats' | 'mySeat'>, seats: number[]): string {
+  return seats.map((s) => seatName(m, s)).join(' & ');
 }
 
 /** The ends a hand tile may go to (null: the round's lead). */
 export function endsFor(m: Match, tile: Tile): (End | null)[] {
   return m.legalMoves.filter((l) => sameTile(l.tile, tile)).map((l) => l.end);
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+export interface EndedRound {
+  number: number;
+  moves: { seat: number; points: number }[];
+  result: RoundResult | null;
+}
+
+const pips = (tiles: Tile[]): number => tiles.reduce((s, t) => s + t.high + t.low, 0);
+
+/** How a round ended, in a sentence. */
+export function roundEndText(m: Pick<Match, 'seats' | 'mySeat'>, r: EndedRound): string {
+  const res = r.result;
+  if (!res) return `Round ${r.number} is not over.`;
+  const out = res.hands.filter((h) => h.tiles.length === 0).map((h) => seatName(m, h.seat));
+  switch (res.end) {
+    case 'DOMINO':
+      return `Round ${r.number} ended: ${out.join(' & ') || 'a player'} went out (domino).`;
+    case 'BLOCKED':
+      return `Round ${r.number} ended blocked: nobody could play or draw.`;
+    case 'MATCH_WON':
+      return `Round ${r.number} ended the match: a play reached the target score.`;
+    case 'RESIGNED':
+      return `Round ${r.number} was cut short: the match ended by resignation or on time.`;
+  }
+}
+
+/** Per side: points from plays in the round, the end-of-round bonus and the total. */
+export function roundSideLines(m: Pick<Match, 'seats' | 'mySeat' | 'teams'>, r: EndedRound): string[] {
+  return m.teams.map((t) => {
+    const played = r.moves.filter((x) => t.seats.includes(x.seat)).reduce((s, x) => s + x.points, 0);
+    const bonus = r.result?.awarded[t.index] ?? 0;
+    return `${sideName(m, t.seats)}: ${played} from plays + ${bonus} bonus = ${played + bonus}`;
+  });
+}
+
+/** Each seat's tiles left when the round ended. */
+export function revealedHandLines(m: Pick<Match, 'seats' | 'mySeat'>, r: EndedRound): string[] {
+  return (r.result?.hands ?? []).map(
+    (h) => `${seatName(m, h.seat)}: ${h.tiles.length ? `${h.tiles.map(tileText).join(', ')} (${plural(pips(h.tiles), 'pip')})` : 'no tiles left'}`,
+  );
 }

@@ -33,6 +33,7 @@ export const PLAY = `mutation Play($input: PlayTileInput!) { playTile(input: $in
 export const DRAW = `mutation Draw($input: TurnInput!) { drawTile(input: $input) { ${MATCH_FIELDS} } }`;
 export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type match { ${MATCH_FIELDS} } } }`;
 export const MY_TURNS = `subscription MyTurns { myTurns { ${MATCH_FIELDS} } }`;
+export const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number status moves { seat points } result { end awarded hands { seat tiles { high low } } } } } }`;
 export const ROUNDS = `query Rounds($id: ID!) { match(id: $id) { id status rules { spinner } seats { index isBot player { name } } teams { index score seats } winner { index }
   rounds { number status starter result { end awarded hands { seat tiles { high low } } } moves { seq round seat type end points count tile { high low } } } } }`;
 export const BOARD_AT = `query BoardAt($id: ID!, $round: Int!, $seq: Int!) { match(id: $id) { id rounds(number: $round) { number boardAt(seq: $seq) { count spinner { high low } openEnds { end pips } } } } }`;

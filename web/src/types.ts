@@ -14,7 +14,7 @@ export interface Move {
   tile: Tile | null;
 }
 export interface RoundResult {
-  end: 'DOMINO' | 'BLOCKED' | 'MATCH_WON';
+  end: 'DOMINO' | 'BLOCKED' | 'MATCH_WON' | 'RESIGNED';
   awarded: number[];
   hands: { seat: number; tiles: Tile[] }[];
 }
@@ -46,7 +46,7 @@ export interface Match {
   legalMoves: { end: End | null; tile: Tile }[];
   currentRound: {
     number: number;
-    status: 'IN_PROGRESS' | 'FINISHED';
+    status: 'IN_PROGRESS' | 'FINISHED' | 'UNFINISHED';
     starter: number;
     boneyardCount: number;
     board: { count: number; spinner: Tile | null; openEnds: { end: End; pips: number }[] };
