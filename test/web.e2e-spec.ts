@@ -132,6 +132,15 @@ describeInBrowser('web client in Chromium', () => {
 
   const savedToken = (page: Page): Promise<string | null> => page.evaluate(() => localStorage.getItem('straight-dominoes.token'));
 
+  type FullView = ServerView & {
+    currentRound: {
+      boneyardCount: number;
+      board: { count: number; spinner: { high: number; low: number } | null; openEnds: { end: string; pips: number }[] };
+    } | null;
+  };
+  const FULL_Q =
+    'query($id: ID!) { match(id: $id) { status version turn teams { score } currentRound { boneyardCount board { count spinner { high low } openEnds { end pips } } } } }';
+
   it('plays a whole match against a bot from the page while a spectator watches it live', async () => {
     // What the page says to screen readers (its live region), kept for a check at the end.
     const player = await open('/', async ({ page }) => {
@@ -170,6 +179,14 @@ describeInBrowser('web client in Chromium', () => {
         // The page is still while it waits for this player: a steady picture for both checks.
         await screenshot(player.page, 'match-in-play');
         expect(await accessibilityViolations(player.page)).toEqual([]);
+        // The board in words: the open ends, the count and the boneyard, as the server has them.
+        const view = (await app.anon.request<{ match: FullView }>(FULL_Q, { id })).match;
+        const board = view.currentRound!.board;
+        const summary = await player.page.getByTestId('board-summary').textContent();
+        expect(summary).toContain(`Open ends: ${board.openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`).join(', ')}`);
+        if (board.spinner) expect(summary).toContain(`(spinner ${board.spinner.high}-${board.spinner.low})`);
+        expect(summary).toContain(`Count ${board.count}.`);
+        expect(summary).toContain(`Boneyard: ${view.currentRound!.boneyardCount} tile`);
       }
       await playOnce(player.page, 'mouse');
     }
@@ -277,7 +294,8 @@ describeInBrowser('web client in Chromium', () => {
     expectClean(ada);
   });
 
-  async function bobPlaysUntilAdasTurn(bob: GqlClient, id: string): Promise<void> {
+  /** `bob` (seat `seat`, 1 unless told) moves over the API until the turn leaves that seat. */
+  async function bobPlaysUntilAdasTurn(bob: GqlClient, id: string, seat = 1): Promise<void> {
     type View = {
       turn: number | null;
       status: string;
@@ -288,7 +306,7 @@ describeInBrowser('web client in Chromium', () => {
     const q = 'query($id: ID!) { match(id: $id) { turn status version canDraw legalMoves { end tile { high low } } } }';
     for (let i = 0; i < 60; i++) {
       const { match } = await bob.request<{ match: View }>(q, { id });
-      if (match.status !== 'IN_PROGRESS' || match.turn !== 1) return;
+      if (match.status !== 'IN_PROGRESS' || match.turn !== seat) return;
       const move = match.legalMoves[0];
       if (move)
         await bob.request('mutation($input: PlayTileInput!) { playTile(input: $input) { id } }', {
@@ -502,6 +520,33 @@ describeInBrowser('web client in Chromium', () => {
     } finally {
       await short.close();
     }
+  });
+
+  it('keeps a long layout readable on a phone: the board scrolls sideways instead of shrinking', async () => {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>(
+      'mutation { createMatch(input: { seats: 2, rules: { targetScore: 250, spinner: NONE } }) { id } }',
+    );
+    const id = createMatch.id;
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    // Play (both seats, over the API) until the server's own picture of the layout is wide.
+    const widthOf = async () => Number(/<svg[^>]* width="([\d.]+)"/.exec(await (await fetch(`${app.url}/matches/${id}/board.svg`)).text())?.[1]);
+    for (let i = 0; (await widthOf()) < 560; i++) {
+      expect(i).toBeLessThan(300);
+      await bobPlaysUntilAdasTurn(bob, id, 1);
+      await bobPlaysUntilAdasTurn(ada, id, 0);
+    }
+    const w = await openAs(ada, `/#/match/${id}`);
+    await w.page.setViewportSize({ width: 375, height: 800 });
+    const svg = w.page.locator('.board .board-picture svg');
+    await svg.waitFor();
+    const drawn = Number(await svg.getAttribute('width'));
+    const shown = (await svg.boundingBox())!.width;
+    expect(shown).toBeGreaterThanOrEqual(drawn * 0.7 - 1);
+    const box = await w.page.locator('.board .board-picture').evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    expect(box.scroll).toBeGreaterThan(box.client); // it scrolls
+    expect(await w.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375); // the page does not
+    await screenshot(w.page, 'narrow-board');
   });
 
   it('forbids framing by another site and runs nothing but its own files (the other tests see no policy violation)', async () => {

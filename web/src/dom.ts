@@ -17,10 +17,23 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
-/** Markup produced by our own drawing code (numbers and escaped names only). */
+/** The smallest share of its drawn size a picture is shrunk to; below it, its box scrolls sideways. */
+const MIN_SCALE = 0.7;
+
+/**
+ * Markup produced by our own drawing code (numbers and escaped names only). The picture fills its
+ * box's width, but a long layout on a narrow screen is not shrunk past MIN_SCALE, where tiles and
+ * pips stay readable: the box scrolls instead, and takes focus so the keyboard can scroll it.
+ */
 export function svgFragment(markup: string): HTMLElement {
   const box = document.createElement('div');
   box.className = 'board-picture';
   box.innerHTML = markup;
+  const svg = box.querySelector('svg');
+  const width = Number(svg?.getAttribute('width'));
+  if (svg && width > 0) svg.style.minWidth = `${Math.round(width * MIN_SCALE)}px`;
+  box.tabIndex = 0;
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', 'Layout picture');
   return box;
 }

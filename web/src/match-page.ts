@@ -4,6 +4,7 @@ import { gql, ServerError, session } from './api.js';
 import { h, svgFragment } from './dom.js';
 import { followMatch, followMyMatch } from './feed.js';
 import {
+  boardSummary,
   endsFor,
   moveText,
   revealedHandLines,
@@ -213,11 +214,18 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
         highlight,
       }),
     );
+    picture.querySelector('svg')?.setAttribute('aria-describedby', 'board-summary');
     picture.addEventListener('click', (e) => {
       const end = (e.target as Element).closest('.end.target')?.getAttribute('data-end') as End | null;
       if (end && selected) void play(selected, end);
     });
-    return h('section', { class: 'board card', 'aria-labelledby': 'board-title' }, h('h2', { id: 'board-title' }, 'Board'), picture);
+    return h(
+      'section',
+      { class: 'board card', 'aria-labelledby': 'board-title' },
+      h('h2', { id: 'board-title' }, 'Board'),
+      h('p', { id: 'board-summary', class: 'board-summary', 'data-testid': 'board-summary' }, boardSummary(match)),
+      picture,
+    );
   }
 
   function scoresSection(): HTMLElement {

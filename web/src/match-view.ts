@@ -47,6 +47,17 @@ export function endsFor(m: Match, tile: Tile): (End | null)[] {
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
+/** The board as text, for anyone who cannot see the picture: open ends, count and boneyard. */
+export function boardSummary(m: Pick<Match, 'currentRound' | 'status'>): string {
+  const r = m.currentRound;
+  if (!r) return m.status === 'WAITING' ? 'No layout yet: the match has not started.' : 'No layout.';
+  const b = r.board;
+  const ends = b.openEnds.length
+    ? `Open ends: ${b.openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`).join(', ')}${b.spinner ? ` (spinner ${tileText(b.spinner)})` : ''}.`
+    : 'No tile played yet.';
+  return `Round ${r.number}. ${ends} Count ${b.count}. Boneyard: ${plural(r.boneyardCount, 'tile')}.`;
+}
+
 export interface EndedRound {
   number: number;
   moves: { seat: number; points: number }[];
