@@ -79,7 +79,7 @@ describeInBrowser('web client in Chromium', () => {
         () => {
           const root = document.querySelector('.match');
           if (root?.getAttribute('data-status') === 'FINISHED') return 'finished';
-          const offered = document.querySelector('.hand-tile.legal:not([disabled]), .draw:not([disabled])');
+          const offered = document.querySelector('.hand-tile.legal:not([aria-disabled=true]), .draw:not([disabled])');
           return root?.getAttribute('data-my-turn') === 'true' && offered ? 'turn' : null;
         },
         undefined,
@@ -101,8 +101,8 @@ describeInBrowser('web client in Chromium', () => {
       await target.focus();
       await page.keyboard.press('Enter');
     };
-    if ((await page.locator('.hand-tile.legal:not([disabled])').count()) > 0) {
-      await press('.hand-tile.legal:not([disabled])');
+    if ((await page.locator('.hand-tile.legal:not([aria-disabled=true])').count()) > 0) {
+      await press('.hand-tile.legal:not([aria-disabled=true])');
       if ((await page.locator('.end-choice').count()) > 0) await press('.end-choice');
     } else {
       await press('.draw:not([disabled])');
@@ -520,6 +520,47 @@ describeInBrowser('web client in Chromium', () => {
     } finally {
       await short.close();
     }
+  });
+
+  it('lets the keyboard go through the whole hand with the arrow keys, playable or not', async () => {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    const id = createMatch.id;
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    // Whoever is not to move has nothing to play: every tile of theirs is unplayable now.
+    const turn = (await serverView(id)).turn;
+    const waiting = turn === 0 ? bob : ada;
+    const w = await openAs(waiting, `/#/match/${id}`);
+    const tiles = w.page.locator('.hand-tile');
+    await tiles.first().waitFor();
+    const count = await tiles.count();
+    expect(count).toBe(7);
+    for (const t of await tiles.all()) {
+      expect(await t.getAttribute('aria-disabled')).toBe('true');
+      expect(await t.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(false); // focusable
+    }
+    // One tab stop for the hand; the arrow keys move along it and wrap around.
+    expect(await w.page.locator('.hand-tile[tabindex="0"]').count()).toBe(1);
+    await tiles.first().focus();
+    const focusedKey = () => w.page.evaluate(() => document.activeElement?.getAttribute('data-key'));
+    const keys = await tiles.evaluateAll((ts) => ts.map((t) => t.getAttribute('data-key')));
+    await w.page.keyboard.press('ArrowRight');
+    expect(await focusedKey()).toBe(keys[1]);
+    await w.page.keyboard.press('End');
+    expect(await focusedKey()).toBe(keys[count - 1]);
+    await w.page.keyboard.press('ArrowRight');
+    expect(await focusedKey()).toBe(keys[0]);
+    await w.page.keyboard.press('ArrowLeft');
+    expect(await focusedKey()).toBe(keys[count - 1]);
+    // Pressing an unplayable tile does nothing: no command is sent.
+    const version = (await serverView(id)).version;
+    await w.page.keyboard.press('Enter');
+    await tiles.first().click({ force: true }); // a mouse too (Playwright waits for an enabled control otherwise)
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await serverView(id)).version).toBe(version);
+    expect(await w.page.locator('#error').isHidden()).toBe(true);
+    expect(await accessibilityViolations(w.page)).toEqual([]);
+    expectClean(w);
   });
 
   it('keeps a long layout readable on a phone: the board scrolls sideways instead of shrinking', async () => {

@@ -51,6 +51,8 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   /** The last round whose end was known (announced or there at load): later ones are announced. */
   let announcedRound: number | null = null;
   let keepFocus = false;
+  /** The hand tile that takes Tab (roving focus: the arrow keys move between tiles). */
+  let rovingKey: string | null = null;
   let stopMine: (() => void) | null = null;
   const root = h('div', { class: 'match' });
 
@@ -147,19 +149,58 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     }
   };
 
+  /** Arrow keys (and Home, End) move focus between the hand's tiles; Tab leaves the hand. */
+  const roveHand = (e: KeyboardEvent): void => {
+    const tiles = [...root.querySelectorAll<HTMLElement>('.hand-tile')];
+    const at = tiles.indexOf(document.activeElement as HTMLElement);
+    if (at < 0) return;
+    const next =
+      e.key === 'ArrowRight' || e.key === 'ArrowDown'
+        ? (at + 1) % tiles.length
+        : e.key === 'ArrowLeft' || e.key === 'ArrowUp'
+          ? (at - 1 + tiles.length) % tiles.length
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? tiles.length - 1
+              : null;
+    if (next === null) return;
+    e.preventDefault();
+    for (const t of tiles) t.tabIndex = -1;
+    tiles[next].tabIndex = 0;
+    tiles[next].focus();
+    rovingKey = tiles[next].getAttribute('data-key');
+  };
+
   function handSection(): HTMLElement | null {
     if (match.mySeat === null || !match.myHand) return null;
     const myTurn = match.status === 'IN_PROGRESS' && match.turn === match.mySeat;
-    const tiles = match.myHand.map((t) => {
+    const keys = match.myHand.map((t) => `tile-${tileText(t)}`);
+    // Tab into the hand lands on the first playable tile, unless the player is moving through it.
+    const inHand = (document.activeElement as HTMLElement | null)?.classList.contains('hand-tile') && root.contains(document.activeElement);
+    if (!inHand || !rovingKey || !keys.includes(rovingKey)) {
+      const firstLegal = match.myHand.findIndex((t) => myTurn && endsFor(match, t).length > 0);
+      rovingKey = keys[Math.max(0, firstLegal)] ?? null;
+    }
+    const tiles = match.myHand.map((t, i) => {
       const legal = myTurn && endsFor(match, t).length > 0;
       const label = legal ? `Play ${tileText(t)}` : `${tileText(t)} (not playable now)`;
+      // Unplayable tiles stay focusable (aria-disabled, not disabled): a keyboard or screen
+      // reader user can still go through the whole hand. Their click is refused here.
       const button = h('button', {
         type: 'button',
         class: `hand-tile${legal ? ' legal' : ''}${selected && sameTile(selected, t) ? ' selected' : ''}`,
-        'data-key': `tile-${tileText(t)}`,
+        'data-key': keys[i],
         'aria-label': label,
-        disabled: !legal || busy,
-        onclick: () => choose(t),
+        'aria-disabled': String(!legal || busy),
+        tabindex: keys[i] === rovingKey ? 0 : -1,
+        onclick: () => {
+          if (!legal || busy) return;
+          choose(t);
+        },
+        onfocus: () => {
+          rovingKey = keys[i];
+        },
       });
       button.innerHTML = tileSvg(t.high, t.low, tileText(t));
       return button;
@@ -179,11 +220,13 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
           h('button', { type: 'button', class: 'secondary', 'data-key': 'cancel', onclick: () => ((selected = null), draw()) }, 'Cancel'),
         )
       : null;
+    const row = h('div', { class: 'tiles', role: 'toolbar', 'aria-label': 'Tiles in your hand' }, ...tiles);
+    row.addEventListener('keydown', roveHand);
     return h(
       'section',
       { class: 'hand card', 'aria-labelledby': 'hand-title' },
       h('h2', { id: 'hand-title' }, 'Your hand'),
-      h('div', { class: 'tiles' }, ...tiles),
+      row,
       endChoice,
       match.canDraw
         ? h(
