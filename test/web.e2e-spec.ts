@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /// <reference lib="dom" />
 // (Functions passed to page.evaluate / waitForFunction run in the page.)
 import type { Browser, Page, Route, WebSocketRoute } from 'playwright-core';
@@ -368,6 +369,43 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.getByText('Not signed in').waitFor();
     await w.page.getByRole('heading', { name: 'Register' }).waitFor();
     await w.page.getByRole('heading', { name: 'Sign in with a token' }).waitFor();
+  });
+
+  it('creates a match with a seed of its own, after reading the id and deal announced for it, and says when the match is not that one', async () => {
+    const cy = await app.player('Cy');
+    const NEXT = '{ me { nextMatch { id dealCommitment } } }';
+    const SEEDS = 'query($id: ID!) { match(id: $id) { dealCommitment seats { isBot clientSeed } } }';
+    const w = await openAs(cy);
+    const announced = (await cy.request<{ me: { nextMatch: { id: string; dealCommitment: string } } }>(NEXT)).me.nextMatch;
+    const id = await createMatch(w.page, { seats: 2, bots: 1, targetScore: 50 });
+    expect(id).toBe(announced.id);
+    const m = (await cy.request<{ match: { dealCommitment: string; seats: { isBot: boolean; clientSeed: string }[] } }>(SEEDS, { id })).match;
+    expect(m.dealCommitment).toBe(announced.dealCommitment);
+    // The player's seat has the page's own seed, sent after the announcement: not the seat's default.
+    expect(m.seats[0].clientSeed).toMatch(/^[0-9a-f]{16}$/);
+    expect(m.seats[0].clientSeed).not.toBe(
+      createHash('sha256').update(`straight-dominoes/seat-seed/v1|${m.dealCommitment}|0`).digest('hex').slice(0, 16),
+    );
+    expect(await w.page.locator('#notice').isHidden()).toBe(true);
+
+    // A server that deals another match than the one it announced (here: an answer rewritten on its way) is named.
+    await w.page.goto(`${app.url}/`);
+    await w.page.getByRole('heading', { name: 'New match' }).waitFor();
+    await w.page.route('**/graphql', async (route) => {
+      if (route.request().method() !== 'POST' || !route.request().postData()?.includes('createMatch')) return route.continue();
+      const response = await route.fetch();
+      const body = (await response.json()) as { data: { createMatch: { dealCommitment: string } } };
+      body.data.createMatch.dealCommitment = 'f'.repeat(64);
+      await route.fulfill({ response, json: body });
+    });
+    await createMatch(w.page, { seats: 2, bots: 1, targetScore: 50 });
+    await w.page
+      .locator('#notice', {
+        hasText: "This match's deal cannot be vouched for: its deal commitment is not the one announced; bot 2 has a seed the server chose",
+      })
+      .waitFor();
+    await w.page.unroute('**/graphql');
+    await w.page.close();
   });
 
   it('signs in with the token of another browser, and shows the own token only when asked', async () => {

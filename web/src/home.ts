@@ -1,6 +1,7 @@
 import { gql, saveSession, ServerError, session } from './api.js';
 import { h } from './dom.js';
-import { CREATE_MATCH, ME, MY_MATCHES, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
+import { drawProblems, newClientSeed, type CreatedMatch, type NextMatch } from './fair-deal-check.js';
+import { CREATE_MATCH, ME, MY_MATCHES, NEXT_MATCH, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
 import type { MatchListItem } from './types.js';
 import type { Ui } from './ui.js';
 
@@ -216,8 +217,12 @@ function createForm(ui: Ui): HTMLElement {
         botStrategy: strategy.value,
         rules: ruleInput,
       };
-      const r = await gql<{ createMatch: { id: string } }>(CREATE_MATCH, { input });
+      // The match's id and deal are announced before this page's seed is sent, then checked.
+      const announced = (await gql<{ me: { nextMatch: NextMatch | null } | null }>(NEXT_MATCH)).me?.nextMatch ?? null;
+      const r = await gql<{ createMatch: CreatedMatch }>(CREATE_MATCH, { input: { ...input, clientSeed: newClientSeed() } });
+      const problems = announced ? drawProblems(announced, r.createMatch) : [];
       ui.go(`#/match/${r.createMatch.id}`);
+      if (problems.length > 0) ui.notice(`This match's deal cannot be vouched for: ${problems.join('; ')} (see the server's docs/fair-deals.md).`);
     });
   });
   return form;

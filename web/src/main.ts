@@ -28,7 +28,7 @@ function renderWho(): void {
                 );
                 if (!sure) return;
                 saveSession(null);
-                showNotice(null);
+                ui.notice(null);
                 void render(); // render shows its own errors on the page
               },
             },
@@ -39,25 +39,12 @@ function renderWho(): void {
   );
 }
 
-/** A message that outlives re-rendering (the banner is cleared by every page and action). */
-let noticeUntilSignIn = false;
-function showNotice(message: string | null, untilSignIn = false): void {
-  noticeUntilSignIn = message !== null && untilSignIn;
-  const el = document.getElementById('notice') as HTMLElement;
-  el.hidden = message === null;
-  el.replaceChildren(
-    ...(message === null
-      ? []
-      : [h('span', {}, message), ' ', h('button', { type: 'button', class: 'secondary', onclick: () => showNotice(null) }, 'Dismiss')]),
-  );
-}
-
 async function render(): Promise<void> {
   const mine = ++generation;
   leave?.();
   leave = null;
   ui.showError(null);
-  if (noticeUntilSignIn && session()) showNotice(null);
+  if (ui.noticeWaitsForSignIn() && session()) ui.notice(null);
   renderWho();
   const app = document.getElementById('app') as HTMLElement;
   const [, route, id] = location.hash.split('/');
@@ -109,11 +96,11 @@ showConnection(connectionStatus());
 
 onTokenProblem(({ forgotten, reason }) => {
   if (forgotten) {
-    showNotice(`Your token is no longer valid (${reason}), so this browser has forgotten it. Sign in with another token, or register again.`, true);
+    ui.notice(`Your token is no longer valid (${reason}), so this browser has forgotten it. Sign in with another token, or register again.`, true);
     void render();
   } else {
     // The socket refused it, but the server could not be asked about it over HTTP: keep it.
-    showNotice(`Live updates stopped: the server refused your token (${reason}). Reload the page to try again.`);
+    ui.notice(`Live updates stopped: the server refused your token (${reason}). Reload the page to try again.`);
   }
 });
 

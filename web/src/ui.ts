@@ -1,4 +1,5 @@
 import { errorText, isConnectionError } from './api.js';
+import { h } from './dom.js';
 
 /** What every page may ask of the shell: navigation, a refresh, and errors shown in words. */
 export interface Ui {
@@ -9,6 +10,13 @@ export interface Ui {
   /** Takes down the error banner if what it shows is a connection problem (the connection is back). */
   clearConnectionError(): void;
   announce(message: string): void;
+  /**
+   * A message that outlives re-rendering and actions (the banner is cleared by every page and
+   * action), until dismissed; `untilSignIn`: or until a token is saved.
+   */
+  notice(message: string | null, untilSignIn?: boolean): void;
+  /** Whether the notice shown waits for a sign-in to go. */
+  noticeWaitsForSignIn(): boolean;
   /** Runs an action, showing its failure (if any) in the error banner. */
   run(action: () => Promise<void>): Promise<boolean>;
 }
@@ -16,6 +24,7 @@ export interface Ui {
 export function createUi(render: () => void): Ui {
   const banner = document.getElementById('error') as HTMLElement;
   let bannerKind: 'connection' | undefined;
+  let noticeUntilSignIn = false;
   const ui: Ui = {
     go(hash) {
       if (location.hash === hash) render();
@@ -30,6 +39,17 @@ export function createUi(render: () => void): Ui {
     clearConnectionError() {
       if (bannerKind === 'connection') ui.showError(null);
     },
+    notice(message, untilSignIn = false) {
+      noticeUntilSignIn = message !== null && untilSignIn;
+      const el = document.getElementById('notice') as HTMLElement;
+      el.hidden = message === null;
+      el.replaceChildren(
+        ...(message === null
+          ? []
+          : [h('span', {}, message), ' ', h('button', { type: 'button', class: 'secondary', onclick: () => ui.notice(null) }, 'Dismiss')]),
+      );
+    },
+    noticeWaitsForSignIn: () => noticeUntilSignIn,
     announce(message) {
       const live = document.getElementById('announcer');
       if (live) live.textContent = message;
