@@ -13,6 +13,7 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch } from './support/driver.js';
 import { M_CREATE, MATCH_FIELDS, Q_MATCH, ROUND_FIELDS, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
+import { sleep } from './support/clocks.js';
 import { Subscriber } from './support/ws.js';
 
 /**
@@ -115,7 +116,11 @@ describe('fair deals', () => {
       const after = await nextOf(dee);
       expect(after.id).not.toBe(next.id); // taken: the next match gets a draw of its own
       expect(after.dealCommitment).not.toBe(next.dealCommitment);
-      // Its record verifies, with nothing to note: every bot's seed is its seat's default.
+      // Its record verifies, with nothing to note: every bot's seed is its seat's default. (Resigned
+      // on dee's turn, when the bots are still: while they move, each move is a commit the resign races.)
+      const Q_TURN = 'query($id: ID!) { match(id: $id) { turn } }';
+      const turnOf = async () => (await dee.request<{ match: { turn: number | null } }>(Q_TURN, { id: m.id })).match.turn;
+      for (let i = 0; i < 250 && (await turnOf()) !== 0; i++) await sleep(20);
       await dee.request(`mutation($id: ID!) { resignMatch(matchId: $id) { status } }`, { id: m.id });
       expect(verifyRecord(await recordOf(m.id))).toMatchObject({ ok: true, problems: [], notes: [] });
     });
