@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService, type HealthIndicatorResult } from '@nestjs/terminus';
 import { PrismaService } from '../database/prisma.service.js';
+import { Prisma } from '../../generated/prisma/client.js';
 import { readMigrations } from '../database/schema-engine.js';
 
 /** How long one readiness answer is reused (/health/ready is not rate-limited: see http-rate-limit.ts). */
@@ -21,6 +22,17 @@ export class DatabaseHealthIndicator {
     private readonly prisma: PrismaService,
     private readonly indicator: HealthIndicatorService,
   ) {}
+
+  /** Reads the migrations on disk at start-up, so that no probe waits for the file system. */
+  onApplicationBootstrap(): void {
+    void this.migrationsOnDisk();
+  }
+
+  /** The migrations on disk do not change while the process runs: read once. */
+  private migrationsOnDisk(): Promise<string[]> {
+    this.expected ??= readMigrations().then((l) => l.migrationDirectories.map((d) => d.path));
+    return this.expected;
+  }
 
   /**
    * Probes share one check at a time and reuse its answer for a second: a flood of them (the
@@ -50,13 +62,16 @@ export class DatabaseHealthIndicator {
     }
   }
 
-  /** Up when every migration on disk is applied. */
+  /**
+   * Up when every migration on disk is applied. The statement goes straight to the pool, not
+   * through Prisma's client: in a process whose first client query this was, the client's own
+   * start-up took the first probe on a busy machine past READY_TIMEOUT_MS.
+   */
   private async query(check: ReturnType<HealthIndicatorService['check']>): Promise<HealthIndicatorResult> {
-    // The migrations on disk do not change while the process runs: read them once.
-    this.expected ??= readMigrations().then((l) => l.migrationDirectories.map((d) => d.path));
-    const expected = await this.expected;
-    const rows = await this.prisma.$queryRaw<{ migration_name: string }[]>`
-      SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+    const expected = await this.migrationsOnDisk();
+    const rows = await this.prisma.background<{ migration_name: string }>(
+      Prisma.sql`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
     const applied = new Set(rows.map((r) => r.migration_name));
     const pending = expected.filter((m) => !applied.has(m));
     return pending.length === 0 ? check.up({ migrations: expected.length }) : check.down({ pending });
