@@ -96,10 +96,23 @@ describe('PUBSUB=memory serves a single instance', () => {
     try {
       expect(await ready()).toBe(200);
       // The lock's session drops (a terminated backend), and another instance takes the key first.
-      await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dominoes-instance' AND datname = current_database()`,
-      );
-      expect((await admin.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [INSTANCE_KEY])).rows[0].ok).toBe(true);
+      // pg_terminate_backend only signals: the backend lets go of the lock when it has exited, a
+      // moment later. So the key is tried until it is free (and, should the instance have taken it
+      // back first, on a machine slow enough, its session is terminated again).
+      const takeKeyFromInstance = async () => {
+        for (let round = 0; round < 10; round++) {
+          await admin.query(
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dominoes-instance' AND datname = current_database()`,
+          );
+          for (let i = 0; i < 50; i++) {
+            const { rows } = await admin.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::bigint) AS ok', [INSTANCE_KEY]);
+            if (rows[0].ok) return true;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+        return false;
+      };
+      expect(await takeKeyFromInstance()).toBe(true);
       const until = async (status: number) => {
         for (let i = 0; i < 100 && (await ready()) !== status; i++) await new Promise((r) => setTimeout(r, 100));
         expect(await ready()).toBe(status);
