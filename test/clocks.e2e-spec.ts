@@ -2,7 +2,8 @@ import { PrismaService } from '../src/database/prisma.service.js';
 import type { MatchRecordV2 } from '../src/history/record-format-v2.js';
 import { verifyRecord } from '../src/history/verify-record.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import { startServer, type RunningServer } from '../src/bootstrap.js';
+import { instanceConfig, startTestApp, type TestApp } from './support/app.js';
 import { clockedDuel, clockedView, moveNow, storedEvents, timeoutsOf } from './support/clocks.js';
 import { eventually } from './support/eventually.js';
 import type { GqlClient } from './support/gql.js';
@@ -89,47 +90,6 @@ describe('clocks', () => {
     expect(end.seats.map((s) => s.timeouts)).toEqual(x === 0 ? [2, 1] : [1, 2]);
     expect(end.currentRound!.moves.filter((m) => m.timedOut).every((m) => m.seat !== undefined)).toBe(true);
     expect(end.currentRound!.moves.some((m) => m.timedOut)).toBe(true);
-  });
-
-  it("a move that loses the race for its turn to the server's moves at the deadline is refused (TURN_ENDED), not applied to the seat's next turn", async () => {
-    const { createMatch } = await a.request<{ createMatch: { id: string } }>(
-      `mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }`,
-      { input: { seats: 2, bots: 1, clock: { kind: 'PER_MOVE', moveSeconds: 1 } } },
-    );
-    const id = createMatch.id;
-    const mine = await eventually(
-      () => clockedView(a, id),
-      (m) => m.status === 'IN_PROGRESS' && m.turn === m.mySeat,
-      'the first turn of the human seat',
-    );
-    // The player's commit is held until the deadline passed, the server moved for the seat, the bot
-    // moved, and the seat is to move again: its command, decided for the turn it saw, then loses
-    // the compare-and-set and is decided again on a later turn of the same seat.
-    const repo = app.server.app.get(MatchesRepository);
-    const commit = repo.commit.bind(repo);
-    repo.commit = async (c, seats) => {
-      if (c.matchId === id && c.playerId === a.id) {
-        await eventually(
-          () => clockedView(a, id),
-          (m) =>
-            m.turn === m.mySeat && m.version > c.expectedVersion && (m.currentRound?.moves.some((mv) => mv.timedOut) || m.currentRound!.number > 1),
-          'the seat to move again after the server moved for it',
-        );
-      }
-      return commit(c, seats);
-    };
-    try {
-      const mv = mine.legalMoves[0];
-      const input = { matchId: id, clientMoveId: 'raced-the-deadline' };
-      const { body } = mv
-        ? await a.raw('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', { i: { ...input, tile: mv.tile, end: mv.end } })
-        : await a.raw('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: input });
-      expect(body.errors?.[0].extensions).toMatchObject({ code: 'NOT_YOUR_TURN', reason: 'TURN_ENDED' });
-      expect(await prisma.move.count({ where: { matchId: id, clientMoveId: 'raced-the-deadline' } })).toBe(0);
-    } finally {
-      repo.commit = commit;
-      await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id }).catch(() => undefined);
-    }
   });
 
   it("FORFEIT: the first timeout ends the match, the silent seat's side loses", async () => {
@@ -249,5 +209,66 @@ describe('clocks', () => {
     const { body } = await a.raw('mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }', { input: { seats: 2, clock } });
     expect(body.errors?.[0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
     expect(body.errors![0].message).toMatch(message);
+  });
+});
+
+describe('clocks across two instances', () => {
+  let app: TestApp;
+  let sweeper: RunningServer;
+  let prisma: PrismaService;
+  let a: GqlClient;
+  beforeAll(async () => {
+    // This instance serves the player and never sweeps; the other one runs the clocks' due work.
+    const clocks = { PUBSUB: 'postgres', CLOCK_MIN_SECONDS: '1' };
+    app = await startTestApp({ ...clocks, SWEEP_INTERVAL_MS: '600000' });
+    sweeper = await startServer(instanceConfig(app.databaseUrl, { ...clocks, SWEEP_INTERVAL_MS: '50' }), { logger: false });
+    prisma = app.server.app.get(PrismaService);
+    a = await app.player('ann');
+  });
+  afterAll(async () => {
+    await sweeper.close();
+    await app.close();
+  });
+
+  it("a move that loses the race for its turn to the server's moves at the deadline is refused (TURN_ENDED), not applied to the seat's next turn", async () => {
+    const { createMatch } = await a.request<{ createMatch: { id: string } }>(
+      `mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }`,
+      { input: { seats: 2, bots: 1, clock: { kind: 'PER_MOVE', moveSeconds: 1 } } },
+    );
+    const id = createMatch.id;
+    const mine = await eventually(
+      () => clockedView(a, id),
+      (m) => m.status === 'IN_PROGRESS' && m.turn === m.mySeat,
+      'the first turn of the human seat',
+    );
+    // The player's commit is held on this instance until the deadline passed, the other instance
+    // moved for the seat, its bot moved, and the seat is to move again: the command, decided for
+    // the turn it saw, then loses the compare-and-set and is decided again on a later turn of the
+    // same seat. (Within one instance the server's moves would wait for the held command.)
+    const repo = app.server.app.get(MatchesRepository);
+    const commit = repo.commit.bind(repo);
+    repo.commit = async (c, seats) => {
+      if (c.matchId === id && c.playerId === a.id) {
+        await eventually(
+          () => clockedView(a, id),
+          (m) =>
+            m.turn === m.mySeat && m.version > c.expectedVersion && (m.currentRound?.moves.some((mv) => mv.timedOut) || m.currentRound!.number > 1),
+          'the seat to move again after the server moved for it',
+        );
+      }
+      return commit(c, seats);
+    };
+    try {
+      const mv = mine.legalMoves[0];
+      const input = { matchId: id, clientMoveId: 'raced-the-deadline' };
+      const { body } = mv
+        ? await a.raw('mutation($i: PlayTileInput!) { playTile(input: $i) { version } }', { i: { ...input, tile: mv.tile, end: mv.end } })
+        : await a.raw('mutation($i: TurnInput!) { drawTile(input: $i) { version } }', { i: input });
+      expect(body.errors?.[0].extensions).toMatchObject({ code: 'NOT_YOUR_TURN', reason: 'TURN_ENDED' });
+      expect(await prisma.move.count({ where: { matchId: id, clientMoveId: 'raced-the-deadline' } })).toBe(0);
+    } finally {
+      repo.commit = commit;
+      await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id }).catch(() => undefined);
+    }
   });
 });

@@ -113,6 +113,25 @@ describe('commands: races, idempotency and typed errors', () => {
     expect(await prisma.round.count({ where: { matchId: id } })).toBe(1);
   });
 
+  it('24 commands at once on one match that do not exclude each other: every one applies, none is STALE_VERSION', async () => {
+    // Each is decided on what the one before it committed (one instance takes them in turn), as a
+    // resign sent while the bots move back to back is: before, each lost race after race to a
+    // commit decided a moment earlier, and half of them answered STALE_VERSION.
+    const host = await app.player('host');
+    const { id } = (await host.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 4 } })).createMatch;
+    const guests = await Promise.all([app.player('guest1'), app.player('guest2')]);
+    for (const g of guests) await g.request(M_JOIN, { id });
+    const players = [host, ...guests];
+    const before = await prisma.match.findUniqueOrThrow({ where: { id }, select: { version: true } });
+    const SEED = 'mutation($id: ID!, $seed: String!) { setClientSeed(matchId: $id, clientSeed: $seed) { version } }';
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => players[i % 3].raw(SEED, { id, seed: `seed-${i}` })));
+    expect(results.flatMap((r) => r.body.errors?.map((e) => e.extensions?.code) ?? [])).toEqual([]);
+    const after = await prisma.match.findUniqueOrThrow({ where: { id }, select: { version: true } });
+    expect(after.version - before.version).toBe(24);
+    const versions = results.map((r) => (r.body.data as { setClientSeed: { version: number } }).setClientSeed.version);
+    expect(new Set(versions).size).toBe(24);
+  });
+
   it('10 parallel copies of the move that ends a round: the round ends once, and the stats count it once', async () => {
     const { id, a, b, bySeat } = await twoPlayer();
     // Play on until the mover holds one tile and can play it: going out ends the round.

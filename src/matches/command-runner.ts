@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { ApiError } from '../common/api-error.js';
+import { OneAtATime } from '../common/one-at-a-time.js';
 import type { MoveRecord } from '../domain/index.js';
 import { assertId } from '../common/ids.js';
 import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
@@ -32,6 +33,8 @@ export class CommandRunner implements OnModuleInit {
   private readonly logger = new Logger(CommandRunner.name);
   /** Read once the module is up: the listeners (BotsService…) themselves run commands through here. */
   private listeners: readonly CommitListener[] = [];
+  /** This process's commands on one match, in turn (see run). */
+  private readonly perMatch = new OneAtATime();
 
   constructor(
     private readonly repo: MatchesRepository,
@@ -62,8 +65,18 @@ export class CommandRunner implements OnModuleInit {
    * Load → decide → compare-and-set commit, re-deciding on a fresh read when another command
    * committed in between (the re-decision then gives the loser its proper error). Events are
    * announced only after the commit, and bots are woken without the caller waiting on them.
+   *
+   * The commands this process runs on one match go one at a time, in arrival order: a resign
+   * sent while the bots move back to back, or many commands sent at once, would otherwise lose
+   * race after race to commits decided a moment earlier and end as STALE_VERSION although
+   * nothing stood in their way. Each is decided on what the one before it committed. Only
+   * commands of other instances still race here, and the compare-and-set settles those.
    */
-  async run(matchId: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
+  run(matchId: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
+    return this.perMatch.run(matchId, () => this.runInTurn(matchId, decide));
+  }
+
+  private async runInTurn(matchId: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
     for (let attempt = 1; ; attempt++) {
       // The first attempt may trust the cache (the version check catches a stale entry); a retry reads the database.
       const cached = attempt === 1 ? this.cache.get(matchId) : undefined;
