@@ -167,6 +167,13 @@ describeInBrowser('web client in Chromium', () => {
     await player.page.getByLabel('Bot strategy').selectOption('EXPERT');
     await player.page.locator('#create-strategy-help', { hasText: 'strongest' }).waitFor();
     await player.page.getByLabel('Bot strategy').selectOption('GREEDY');
+    // Partnerships, the rules' default with 4 players (R2), are offered with 4 seats only.
+    const partnerships = player.page.getByLabel('Partnerships (4 seats)');
+    expect([await partnerships.isDisabled(), await partnerships.isChecked()]).toEqual([true, false]);
+    await player.page.getByLabel('Seats', { exact: true }).selectOption('4');
+    expect([await partnerships.isDisabled(), await partnerships.isChecked()]).toEqual([false, true]);
+    await player.page.getByLabel('Seats', { exact: true }).selectOption('2');
+    expect([await partnerships.isDisabled(), await partnerships.isChecked()]).toEqual([true, false]);
     const id = await createMatch(player.page, { seats: 2, bots: 1, targetScore: 50 });
     // The bot (seat 1) has one name on the page and in the board picture the server draws.
     await player.page.locator('[data-testid=scores]', { hasText: 'Bot 2' }).waitFor();

@@ -166,7 +166,12 @@ function field(id: string, label: string, control: HTMLElement): HTMLElement {
 function createForm(ui: Ui): HTMLElement {
   const seats = h('select', {}, ...[2, 3, 4].map((n) => h('option', { value: n }, String(n))));
   const bots = h('select', {}, ...[0, 1, 2, 3].map((n) => h('option', { value: n }, String(n))));
-  const partnerships = h('input', { type: 'checkbox' });
+  const partnerships = h('input', { type: 'checkbox', disabled: true });
+  // The rules' default with 4 players is two partnerships (R2); fewer seats play alone.
+  seats.addEventListener('change', () => {
+    partnerships.disabled = seats.value !== '4';
+    partnerships.checked = seats.value === '4';
+  });
   const strategy = h(
     'select',
     { 'aria-describedby': 'create-strategy-help' },
