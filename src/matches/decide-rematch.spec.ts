@@ -98,6 +98,17 @@ describe('decideRematchSeat', () => {
     expect(decideRematchSeat(waitingMatch(['a', 'b', null]), joiner('b'), 1)).toEqual({ unchanged: true });
   });
 
+  it('in partnerships, a player whose old seat was taken keeps their team when a seat of it is free', () => {
+    const partners = (players: (string | null)[]): LoadedMatch => {
+      const r = waitingMatch(players);
+      return { ...r, partnerships: true, seats: r.seats.map((s) => ({ ...s, team: s.index % 2 })) };
+    };
+    // Seat 0 (team 0) taken by a stranger: seat 2 is team 0's other seat, before the free seat 1.
+    expect(commitOf(decideRematchSeat(partners(['x', null, null, 'c']), joiner('a'), 0)).seatChanges?.[0].index).toBe(2);
+    // Team 0 full: the first free seat, whichever team.
+    expect(commitOf(decideRematchSeat(partners(['x', null, 'y', null]), joiner('a'), 0)).seatChanges?.[0].index).toBe(1);
+  });
+
   it('a rematch that started without the caller is full, playing or since finished', () => {
     expect(codeOf(() => decideRematchSeat(startedMatch(['a', 'x']), joiner('b'), 1))).toBe('MATCH_FULL');
     expect(codeOf(() => decideRematchSeat({ ...startedMatch(['a', 'x']), status: 'FINISHED' as const }, joiner('b'), 1))).toBe('MATCH_FULL');

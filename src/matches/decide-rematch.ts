@@ -28,7 +28,8 @@ export function decideRematch(finished: LoadedMatch, playerId: string): RematchP
 /**
  * A player of the finished match joins its rematch: an abandoned rematch (left by all, or expired)
  * is not in progress, whoever asks; already there → the match as it is (a retry); the rematch
- * still WAITING → their old seat if it is free, else the first free human seat; one that started
+ * still WAITING → their old seat if it is free, else the first free human seat of their old team,
+ * else the first free human seat; one that started
  * without them (playing or since finished) is full.
  */
 export function decideRematchSeat(rematch: LoadedMatch, joiner: Joiner, oldSeat: number): Decision {
@@ -37,7 +38,9 @@ export function decideRematchSeat(rematch: LoadedMatch, joiner: Joiner, oldSeat:
   if (rematch.status !== 'WAITING')
     throw new ApiError('MATCH_FULL', `the rematch started without you: every seat is taken (it is ${rematch.status})`);
   const free = rematch.seats.filter((s) => !s.isBot && s.playerId === null);
-  const seat = free.find((s) => s.index === oldSeat) ?? free[0];
+  // Someone else took the old seat: a partner stays with their partner if a seat of their team is free.
+  const oldTeam = rematch.seats[oldSeat]?.team;
+  const seat = free.find((s) => s.index === oldSeat) ?? free.find((s) => s.team === oldTeam) ?? free[0];
   if (!seat) throw new ApiError('MATCH_FULL', 'every seat of the rematch is taken');
   return { commit: seatPlayer(rematch, joiner, seat.index) };
 }
