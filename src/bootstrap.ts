@@ -8,7 +8,7 @@ import { StartupRefusal } from './common/start-failure.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
 import { startDatabase, type RunningDatabase } from './database/database-url.js';
-import { applyMigrations } from './database/migrate.js';
+import { applyMigrations, type MigrationOutcome } from './database/migrate.js';
 import { limitHttpByAddress } from './rate-limits/http-rate-limit.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { InstanceSlot } from './realtime/instance-slot.js';
@@ -32,7 +32,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
   let app: NestFastifyApplication | undefined;
   let slot: InstanceSlot | undefined;
   try {
-    if (config.migrateOnStart) await applyMigrations(database.url);
+    const migrations = config.migrateOnStart ? await applyMigrations(database.url) : null;
     // Refused here when this instance's PUBSUB cannot run beside another's on this database.
     slot = await InstanceSlot.claim(database.url, config.pubsub, config.dbHeartbeatMs);
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
@@ -52,6 +52,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     answerBodyRefusalsAsGraphql(app.getHttpAdapter().getInstance());
     app.flushLogs();
+    if (migrations && options.logger !== false) logMigrations(app.get(Logger), migrations);
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).
     await app.init();
     app.get(GraphqlWsEndpoint).listen(app.getHttpServer());
@@ -84,4 +85,10 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     if (!options.database) await database.stop().catch(() => {});
     throw e;
   }
+}
+
+/** What start-up did to the schema, in the log: the only trace of it besides `_prisma_migrations`. */
+function logMigrations(logger: Logger, { applied, warnings }: MigrationOutcome): void {
+  if (applied.length > 0) logger.log(`applied migrations: ${applied.join(', ')}`, 'Migrations');
+  for (const warning of warnings) logger.warn(warning, 'Migrations');
 }
