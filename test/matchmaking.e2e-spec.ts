@@ -100,6 +100,33 @@ describe('finding opponents', () => {
     expect(joined).toMatchObject({ status: 'WAITING', mySeat: 1 });
   });
 
+  it('partners choose their seats: a friend sits opposite the creator, a stranger asking for a taken seat is told the free ones', async () => {
+    const [ann, bob, cat, dan] = await Promise.all([app.player(), app.player(), app.player(), app.player()]);
+    const { createMatch } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 4, partnerships: true, private: true } });
+    const id = createMatch.id;
+    const code = (await ann.request<{ match: { inviteCode: string } }>(Q_INVITE, { id })).match.inviteCode;
+    const M_INVITE_SEAT = `mutation($code: String!, $seat: Int) { joinMatchByInvite(code: $code, seat: $seat) { mySeat } }`;
+    // Bob takes seat 2: ann's partner (teams {0,2} and {1,3}).
+    expect((await bob.request<{ joinMatchByInvite: { mySeat: number } }>(M_INVITE_SEAT, { code, seat: 2 })).joinMatchByInvite.mySeat).toBe(2);
+    const taken = await cat.raw(M_INVITE_SEAT, { code, seat: 2 });
+    expect(taken.body.errors?.[0].extensions).toMatchObject({ code: 'MATCH_FULL', freeSeats: [1, 3] });
+    expect((await cat.raw(M_INVITE_SEAT, { code, seat: 4 })).body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect((await cat.request<{ joinMatchByInvite: { mySeat: number } }>(M_INVITE_SEAT, { code, seat: 3 })).joinMatchByInvite.mySeat).toBe(3);
+    expect((await dan.request<{ joinMatchByInvite: { mySeat: number } }>(M_INVITE_SEAT, { code })).joinMatchByInvite.mySeat).toBe(1);
+    const started = await viewOf(ann, id);
+    expect(started.status).toBe('IN_PROGRESS');
+    expect(started.seats.map((s) => [s.index, s.team, s.player?.id])).toEqual([
+      [0, 0, ann.id],
+      [1, 1, dan.id],
+      [2, 0, bob.id],
+      [3, 1, cat.id],
+    ]);
+    // joinMatch takes a seat too, by id.
+    const pub = (await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } })).createMatch.id;
+    const M_JOIN_SEAT = `mutation($id: ID!, $seat: Int) { joinMatch(matchId: $id, seat: $seat) { mySeat } }`;
+    expect((await bob.request<{ joinMatch: { mySeat: number } }>(M_JOIN_SEAT, { id: pub, seat: 2 })).joinMatch.mySeat).toBe(2);
+  });
+
   it('the feed says which seat each player took, left and set the seed of, so a catch-up can place them', async () => {
     const [ann, bob, cat] = [await app.player(), await app.player(), await app.player()];
     const { createMatch } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 3 } });

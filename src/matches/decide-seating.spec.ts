@@ -1,3 +1,4 @@
+import type { ApiError } from '../common/api-error.js';
 import { defaultSeatSeed } from '../domain/index.js';
 import { decideClientSeed, decideJoin, decideLeave } from './decide-seating.js';
 import { startedMatch, waitingMatch } from './spec/loaded-matches.js';
@@ -11,6 +12,26 @@ describe('decideJoin', () => {
     expect(c.events).toEqual([{ type: 'PLAYER_JOINED', moveSeq: null, seat: 1 }]);
     expect(c.waitingCap).toEqual({ playerId: 'b', max: 10 });
     expect(c.expectedVersion).toBe(1);
+  });
+
+  it("seats the player in the seat asked for, and refuses a taken, a bot's or a missing one with nothing changed", () => {
+    const r = waitingMatch(['a', null, null, 'bot']);
+    expect(commitOf(decideJoin(r, joiner('b'), 'id', 2)).seatChanges).toEqual([{ index: 2, playerId: 'b', clientSeed: 'mine' }]);
+    expect(commitOf(decideJoin(r, joiner('b'), 'invite', 1)).seatChanges?.[0].index).toBe(1);
+    expect(codeOf(() => decideJoin(r, joiner('b'), 'id', 0))).toBe('MATCH_FULL');
+    const taken = (() => {
+      try {
+        return decideJoin(r, joiner('b'), 'id', 0);
+      } catch (e) {
+        return e as ApiError;
+      }
+    })();
+    expect(taken).toMatchObject({ code: 'MATCH_FULL', details: { freeSeats: [1, 2] } });
+    expect(codeOf(() => decideJoin(r, joiner('b'), 'id', 3))).toBe('BAD_USER_INPUT');
+    for (const bad of [-1, 4, 1.5]) expect(codeOf(() => decideJoin(r, joiner('b'), 'id', bad))).toBe('BAD_USER_INPUT');
+    // A started match is full whichever seat is asked for; an ended one is over first.
+    expect(codeOf(() => decideJoin(startedMatch(['a', 'c']), joiner('b'), 'id', 1))).toBe('MATCH_FULL');
+    expect(codeOf(() => decideJoin({ ...r, status: 'FINISHED' }, joiner('b'), 'id', 9))).toBe('MATCH_NOT_IN_PROGRESS');
   });
 
   it("keeps the seat's seed for a joiner who brings none, in the seat and in the deal", () => {

@@ -22,17 +22,27 @@ export interface Joiner {
 
 /**
  * Join: not ended (whoever asks: nothing about the request can fix that) → not already seated →
- * a private match only by its invite code → WAITING (a started match is full) → a free human seat.
+ * a private match only by its invite code → the seat asked for is one of the match's human
+ * seats → WAITING (a started match is full) → that seat free, or without one asked for, the
+ * first free human seat.
  */
-export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' = 'id'): Decision {
+export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' = 'id', seat: number | null = null): Decision {
   if (r.status === 'FINISHED' || r.status === 'ABANDONED') throw new ApiError('MATCH_NOT_IN_PROGRESS', `the match is ${r.status}`);
   if (seatOf(r, joiner.playerId) !== null) throw new ApiError('BAD_USER_INPUT', 'you already sit in this match');
   if (r.matchmaking.private && by === 'id')
     throw new ApiError('FORBIDDEN', 'this match is private: join it with its invite code (joinMatchByInvite)');
+  if (seat !== null && !(Number.isInteger(seat) && seat >= 0 && seat < r.seatCount))
+    throw new ApiError('BAD_USER_INPUT', `seat must be 0 to ${r.seatCount - 1} in this match`);
+  if (seat !== null && r.seats[seat].isBot) throw new ApiError('BAD_USER_INPUT', `seat ${seat} is a bot's`);
   if (r.status !== 'WAITING') throw new ApiError('MATCH_FULL', 'every seat is taken');
-  const free = r.seats.find((s) => !s.isBot && s.playerId === null);
-  if (!free) throw new ApiError('MATCH_FULL', 'every seat is taken');
-  return { commit: seatPlayer(r, joiner, free.index) };
+  const free = r.seats.filter((s) => !s.isBot && s.playerId === null);
+  if (free.length === 0) throw new ApiError('MATCH_FULL', 'every seat is taken');
+  if (seat === null) return { commit: seatPlayer(r, joiner, free[0].index) };
+  if (!free.some((s) => s.index === seat))
+    throw new ApiError('MATCH_FULL', `seat ${seat} is taken: the free seats are ${free.map((s) => s.index).join(', ')}`, {
+      freeSeats: free.map((s) => s.index),
+    });
+  return { commit: seatPlayer(r, joiner, seat) };
 }
 
 /**

@@ -5,6 +5,7 @@ import { AuthGuard, CurrentPlayer, type RequestContext } from '../players/auth.j
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';
 import type { Player } from '../players/models/player.model.js';
 import { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
+import { JOIN_SEAT_ARG } from './dto/join-seat.arg.js';
 import { MatchesService } from './matches.service.js';
 import { RoundsBudget } from './rounds-budget.js';
 import { RoundsService } from './rounds.service.js';
@@ -52,8 +53,9 @@ export class MatchesResolver {
       description: 'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
     })
     clientSeed?: string | null,
+    @Args('seat', JOIN_SEAT_ARG) seat?: number | null,
   ): Promise<Match> {
-    return this.matches.join(player, matchId, clientSeed);
+    return this.matches.join(player, matchId, clientSeed, seat);
   }
 
   @Mutation(() => Match, { description: "Replaces the caller's client seed; only while the match is WAITING (before any deal)." })

@@ -64,10 +64,10 @@ export class MatchesService {
     return matchModel(created, player);
   }
 
-  async join(player: Player, matchId: string, clientSeed?: string | null): Promise<Match> {
+  async join(player: Player, matchId: string, clientSeed?: string | null, seat?: number | null): Promise<Match> {
     assertMatchId(matchId);
     const joiner = { playerId: player.id, clientSeed: givenClientSeed(clientSeed), maxWaiting: this.maxWaiting };
-    const after = await this.capped(() => this.runner.run(matchId, (r) => decideJoin(r, joiner)));
+    const after = await this.capped(() => this.runner.run(matchId, (r) => decideJoin(r, joiner, 'id', seat ?? null)));
     return matchModel(after, player);
   }
 

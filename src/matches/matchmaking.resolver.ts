@@ -6,6 +6,7 @@ import { MatchConnection } from './models/match-connection.model.js';
 import { AuthGuard, ClientAddress, CurrentPlayer } from '../players/auth.js';
 import type { Player } from '../players/models/player.model.js';
 import { RateLimited } from '../rate-limits/rate-limit.guard.js';
+import { JOIN_SEAT_ARG } from './dto/join-seat.arg.js';
 import { MatchmakingService } from './matchmaking.service.js';
 import { Match } from './models/match.model.js';
 
@@ -44,8 +45,9 @@ export class MatchmakingResolver {
     @Args('code', { type: () => String, description: 'Case and dashes do not matter.' }) code: string,
     @CurrentPlayer() player: Player,
     @Args('clientSeed', CLIENT_SEED) clientSeed?: string | null,
+    @Args('seat', JOIN_SEAT_ARG) seat?: number | null,
   ): Promise<Match> {
-    return this.matchmaking.joinByInvite(player, code, clientSeed);
+    return this.matchmaking.joinByInvite(player, code, clientSeed, seat);
   }
 
   @Mutation(() => Match, {

@@ -39,14 +39,14 @@ export class MatchmakingService {
     this.maxWaiting = config.maxWaitingMatches;
   }
 
-  async joinByInvite(player: Player, code: string, clientSeed?: string | null): Promise<Match> {
+  async joinByInvite(player: Player, code: string, clientSeed?: string | null, seat?: number | null): Promise<Match> {
     const normalized = normalizeInviteCode(code);
     if (!/^[0-9A-Z]{1,64}$/.test(normalized))
       throw new ApiError('BAD_USER_INPUT', 'an invite code is 1 to 64 letters and digits (dashes and spaces are ignored)');
     const matchId = await this.repo.idByInviteCode(normalized);
     if (!matchId) throw new ApiError('NOT_FOUND', 'no match has this invite code');
     const joiner = this.joiner(player, clientSeed);
-    const after = await this.capped(() => this.runner.run(matchId, (r) => decideJoin(r, joiner, 'invite')));
+    const after = await this.capped(() => this.runner.run(matchId, (r) => decideJoin(r, joiner, 'invite', seat ?? null)));
     return matchModel(after, player);
   }
 
