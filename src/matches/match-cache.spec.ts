@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { AppConfig } from '../config/config.js';
 import { InMemoryEventBus, type MatchSignal } from '../realtime/event-bus.js';
 import { MatchCache } from './match-cache.js';
@@ -13,6 +14,24 @@ describe('MatchCache', () => {
   beforeEach(() => {
     bus = new InMemoryEventBus();
     cache = new MatchCache(bus, config);
+  });
+
+  it('lets go of expired entries as new ones come, not only when they are read', () => {
+    const short = new MatchCache(bus, { matchCacheTtlMs: 1_000 } as AppConfig);
+    const now = jest.spyOn(Date, 'now');
+    try {
+      now.mockReturnValue(10_000);
+      for (let i = 0; i < 5; i++) short.set({ ...at(1), id: `m${i}` });
+      now.mockReturnValue(10_500);
+      short.set({ ...at(1), id: 'fresh' });
+      expect(short.size).toBe(6);
+      now.mockReturnValue(11_200); // the first five expired, 'fresh' has not
+      short.set({ ...at(1), id: 'newer' });
+      expect(short.size).toBe(2);
+      expect(short.get('fresh')?.id).toBe('fresh');
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('keeps an entry a signal of its own version or an older one announces', async () => {

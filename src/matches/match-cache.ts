@@ -60,9 +60,28 @@ export class MatchCache {
       if (loaded.version < announced) return; // older than a commit already signalled
       this.announced.delete(loaded.id);
     }
-    this.entries.delete(loaded.id); // re-insert: Map order is recency order
-    this.entries.set(loaded.id, { loaded, at: Date.now() });
+    this.entries.delete(loaded.id); // re-insert: Map order is the order of `at`
+    const now = Date.now();
+    this.entries.set(loaded.id, { loaded, at: now });
     if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    this.dropExpired(now);
+  }
+
+  /**
+   * An expired entry serves no read, so it is dropped from the oldest end as new ones come:
+   * otherwise every match used in the last MAX_ENTRIES commits (finished ones included) would
+   * stay in memory, some 16 KB each.
+   */
+  private dropExpired(now: number): void {
+    for (const [id, entry] of this.entries) {
+      if (now - entry.at <= this.ttlMs) return;
+      this.entries.delete(id);
+    }
+  }
+
+  /** Matches held (for tests). */
+  get size(): number {
+    return this.entries.size;
   }
 
   forget(id: string): void {

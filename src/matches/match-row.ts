@@ -53,7 +53,8 @@ export function loadedMatch(row: MatchRow): LoadedMatch {
     partnerships: row.partnerships,
     rules: row.rules,
     chainSecret: row.chainSecret,
-    dealCheckpoints: row.dealCheckpoints,
+    // Copied: pg hands a bytea as a view on a shared 8 KB block, which a cached match would keep alive.
+    dealCheckpoints: row.dealCheckpoints && new Uint8Array(row.dealCheckpoints),
     dealCommitment: row.dealCommitment,
     state: row.state,
     lastEventSeq: row.lastEventSeq,

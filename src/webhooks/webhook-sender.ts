@@ -8,6 +8,9 @@ import { BlockedAddressError, guardedLookup, hostOf, isPublicAddress } from './s
 /** What is read of a response's body (then the connection is closed): only its status counts. */
 const MAX_BODY_BYTES = 64 * 1024;
 
+/** How long a kept-alive connection to a receiver may stay idle before it is closed. */
+const IDLE_SOCKET_MS = 30_000;
+
 /** What one attempt came to: an HTTP status, or an error and no status. */
 export interface AttemptOutcome {
   statusCode: number | null;
@@ -28,9 +31,13 @@ export class WebhookSender {
   private readonly agents: { http: http.Agent; https: https.Agent };
   private readonly lookup: ReturnType<typeof guardedLookup>;
 
-  constructor(private readonly options: { timeoutMs: number; allowPrivate: boolean }) {
+  constructor(private readonly options: { timeoutMs: number; allowPrivate: boolean; idleSocketMs?: number }) {
     this.lookup = guardedLookup(options.allowPrivate);
-    this.agents = { http: new http.Agent({ keepAlive: true, maxSockets: 50 }), https: new https.Agent({ keepAlive: true, maxSockets: 50 }) };
+    // An idle kept-alive socket is closed after a while, and only a few are kept per host: a
+    // receiver that never closes idle connections would otherwise hold some for every host the
+    // server ever posted to, until the process runs out of file descriptors.
+    const agent = { keepAlive: true, maxSockets: 50, maxFreeSockets: 4, timeout: options.idleSocketMs ?? IDLE_SOCKET_MS };
+    this.agents = { http: new http.Agent(agent), https: new https.Agent(agent) };
   }
 
   post(rawUrl: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> {
