@@ -21,11 +21,11 @@ export interface MatchSettings {
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null }[];
 }
 
-/** The settings of a createMatch: bots take the last seats. */
+/** The settings of a createMatch: bots take the seats in `botSeats` (checked by the caller). */
 export function settingsFor(input: {
   seats: number;
   partnerships: boolean;
-  bots: number;
+  botSeats: readonly number[];
   botStrategy: string;
   rules: Rules;
   private: boolean;
@@ -40,7 +40,7 @@ export function settingsFor(input: {
     private: input.private,
     clock: input.clock,
     seats: Array.from({ length: input.seats }, (_, index) => {
-      const isBot = index >= input.seats - input.bots;
+      const isBot = input.botSeats.includes(index);
       return { index, team: teamOf.get(index) ?? index, isBot, botStrategy: isBot ? input.botStrategy : null };
     }),
   };

@@ -30,7 +30,7 @@ export class MatchesResolver {
     return this.matches.get(id, player);
   }
 
-  @Mutation(() => Match, { description: 'Creates a match; the caller takes seat 0, bots take the last seats.' })
+  @Mutation(() => Match, { description: 'Creates a match; the caller takes seat 0, bots take the last seats (or botSeats).' })
   @UseGuards(AuthGuard)
   @RateLimited('createMatch')
   createMatch(

@@ -46,16 +46,15 @@ export class MatchesService {
   async create(player: Player, input: CreateMatchInput): Promise<Match> {
     const seats = input.seats;
     const partnerships = input.partnerships ?? false;
-    const bots = input.bots ?? 0;
     const rules = this.rulesOf(input);
     const clock = input.clock ? resolveClock(input.clock, this.clockMinSeconds) : null;
     const problems = validateSetup(seats, partnerships, rules);
     problems.push(...serverSetupProblems(rules));
-    if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
+    const botSeats = botSeatsOf(seats, input.bots ?? 0, input.botSeats ?? null, problems);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
     const creator = { playerId: player.id, clientSeed: givenClientSeed(input.clientSeed), maxWaiting: this.maxWaiting };
-    const settings = settingsFor({ seats, partnerships, bots, botStrategy: strategy, rules, private: input.private ?? false, clock });
+    const settings = settingsFor({ seats, partnerships, botSeats, botStrategy: strategy, rules, private: input.private ?? false, clock });
     // The id and chain the creator could read as nextMatch before sending their seed.
     const { match, empty } = newMatchFrom(settings, player.id, await this.dealChains.forNewMatch(player.id));
     // The creator's PLAYER_JOINED (and, with every other seat a bot, the deal) commits with the match itself.
@@ -152,4 +151,22 @@ export class MatchesService {
     const given = Object.fromEntries(Object.entries(input.rules ?? {}).filter(([, v]) => v !== null && v !== undefined));
     return resolveRules(given);
   }
+}
+
+/**
+ * The seats the server plays: `botSeats` when given (any seats but the creator's seat 0, so two
+ * partners can play two bots), else the last `bots` seats. Problems are added to `problems`.
+ */
+function botSeatsOf(seats: number, bots: number, botSeats: readonly number[] | null, problems: string[]): number[] {
+  if (botSeats === null) {
+    if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) {
+      problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
+      return [];
+    }
+    return Array.from({ length: bots }, (_, i) => seats - bots + i);
+  }
+  if (botSeats.some((s) => !Number.isInteger(s) || s < 1 || s >= seats)) problems.push(`botSeats must be seats 1 to ${seats - 1} (seat 0 is yours)`);
+  if (new Set(botSeats).size !== botSeats.length) problems.push('botSeats must not repeat a seat');
+  if (bots !== 0 && bots !== botSeats.length) problems.push(`bots (${bots}) and botSeats (${botSeats.length} seats) disagree: send one of them`);
+  return [...botSeats].sort((a, b) => a - b);
 }

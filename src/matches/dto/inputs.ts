@@ -51,6 +51,12 @@ export class CreateMatchInput {
   partnerships?: boolean | null;
   @Field(() => Int, { nullable: true, defaultValue: 0, description: 'How many of the last seats the server plays (0..seats-1).' })
   bots?: number | null;
+  @Field(() => [Int], {
+    nullable: true,
+    description:
+      "Which seats the server plays, instead of the last `bots` ones: any of 1..seats-1 (seat 0 is the creator's). With partnerships, [1, 3] seats two people, 0 and 2, against two bots.",
+  })
+  botSeats?: number[] | null;
   @Field(() => BotStrategy, { nullable: true, defaultValue: BotStrategy.GREEDY, description: 'How the bots play.' })
   botStrategy?: BotStrategy | null;
   @Field(() => RulesInput, { nullable: true, description: 'Rule variants; omitted (or a field left out): the default, as Rules shows.' })
