@@ -35,14 +35,11 @@ export function decideJoin(r: LoadedMatch, joiner: Joiner, by: 'id' | 'invite' =
     throw new ApiError('BAD_USER_INPUT', `seat must be 0 to ${r.seatCount - 1} in this match`);
   if (seat !== null && r.seats[seat].isBot) throw new ApiError('BAD_USER_INPUT', `seat ${seat} is a bot's`);
   if (r.status !== 'WAITING') throw new ApiError('MATCH_FULL', 'every seat is taken');
-  const free = r.seats.filter((s) => !s.isBot && s.playerId === null);
+  const free = r.seats.filter((s) => !s.isBot && s.playerId === null).map((s) => s.index);
   if (free.length === 0) throw new ApiError('MATCH_FULL', 'every seat is taken');
-  if (seat === null) return { commit: seatPlayer(r, joiner, free[0].index) };
-  if (!free.some((s) => s.index === seat))
-    throw new ApiError('MATCH_FULL', `seat ${seat} is taken: the free seats are ${free.map((s) => s.index).join(', ')}`, {
-      freeSeats: free.map((s) => s.index),
-    });
-  return { commit: seatPlayer(r, joiner, seat) };
+  if (seat !== null && !free.includes(seat))
+    throw new ApiError('MATCH_FULL', `seat ${seat} is taken: the free seats are ${free.join(', ')}`, { freeSeats: free });
+  return { commit: seatPlayer(r, joiner, seat ?? free[0]) };
 }
 
 /**

@@ -21,7 +21,25 @@ export interface MatchSettings {
   seats: { index: number; team: number; isBot: boolean; botStrategy: string | null }[];
 }
 
-/** The settings of a createMatch: bots take the seats in `botSeats` (checked by the caller). */
+/**
+ * The seats the server plays: `botSeats` when given (any seats but the creator's seat 0, so two
+ * partners can play two bots), else the last `bots` seats. Problems are added to `problems`.
+ */
+export function botSeatsFor(seats: number, bots: number, botSeats: readonly number[] | null, problems: string[]): number[] {
+  if (botSeats === null) {
+    if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) {
+      problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
+      return [];
+    }
+    return Array.from({ length: bots }, (_, i) => seats - bots + i);
+  }
+  if (botSeats.some((s) => !Number.isInteger(s) || s < 1 || s >= seats)) problems.push(`botSeats must be seats 1 to ${seats - 1} (seat 0 is yours)`);
+  if (new Set(botSeats).size !== botSeats.length) problems.push('botSeats must not repeat a seat');
+  if (bots !== 0 && bots !== botSeats.length) problems.push(`bots (${bots}) and botSeats (${botSeats.length} seats) disagree: send one of them`);
+  return [...botSeats].sort((a, b) => a - b);
+}
+
+/** The settings of a createMatch: bots take the seats in `botSeats` (botSeatsFor). */
 export function settingsFor(input: {
   seats: number;
   partnerships: boolean;

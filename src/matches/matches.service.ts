@@ -11,7 +11,7 @@ import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-
 import { decideResign, decideServerMove, decideTurn, turnOf } from './decide-turn.js';
 import { resolveClock } from './clock/clock-settings.js';
 import { givenClientSeed, validClientSeed } from './fair-deal-secrets.js';
-import { newMatchFrom, serverSetupProblems, settingsFor } from './match-settings.js';
+import { botSeatsFor, newMatchFrom, serverSetupProblems, settingsFor } from './match-settings.js';
 import { WaitingCapReached, type LoadedMatch } from './loaded-match.js';
 import { matchModel } from './match-view.js';
 import { MatchesRepository } from './matches.repository.js';
@@ -50,7 +50,7 @@ export class MatchesService {
     const clock = input.clock ? resolveClock(input.clock, this.clockMinSeconds) : null;
     const problems = validateSetup(seats, partnerships, rules);
     problems.push(...serverSetupProblems(rules));
-    const botSeats = botSeatsOf(seats, input.bots ?? 0, input.botSeats ?? null, problems);
+    const botSeats = botSeatsFor(seats, input.bots ?? 0, input.botSeats ?? null, problems);
     if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
     const strategy = engineBotStrategy(input.botStrategy ?? BotStrategy.GREEDY);
     const creator = { playerId: player.id, clientSeed: givenClientSeed(input.clientSeed), maxWaiting: this.maxWaiting };
@@ -151,22 +151,4 @@ export class MatchesService {
     const given = Object.fromEntries(Object.entries(input.rules ?? {}).filter(([, v]) => v !== null && v !== undefined));
     return resolveRules(given);
   }
-}
-
-/**
- * The seats the server plays: `botSeats` when given (any seats but the creator's seat 0, so two
- * partners can play two bots), else the last `bots` seats. Problems are added to `problems`.
- */
-function botSeatsOf(seats: number, bots: number, botSeats: readonly number[] | null, problems: string[]): number[] {
-  if (botSeats === null) {
-    if (!Number.isInteger(bots) || bots < 0 || bots > seats - 1) {
-      problems.push(`bots must be 0 to ${Math.max(0, seats - 1)} (got ${bots})`);
-      return [];
-    }
-    return Array.from({ length: bots }, (_, i) => seats - bots + i);
-  }
-  if (botSeats.some((s) => !Number.isInteger(s) || s < 1 || s >= seats)) problems.push(`botSeats must be seats 1 to ${seats - 1} (seat 0 is yours)`);
-  if (new Set(botSeats).size !== botSeats.length) problems.push('botSeats must not repeat a seat');
-  if (bots !== 0 && bots !== botSeats.length) problems.push(`bots (${bots}) and botSeats (${botSeats.length} seats) disagree: send one of them`);
-  return [...botSeats].sort((a, b) => a - b);
 }
