@@ -21,4 +21,15 @@ describe('TokenCache', () => {
     expect(cache.get('d1')).toBeUndefined();
     expect(cache.get('d2')).toEqual({ id: 'b', name: 'Bob' });
   });
+
+  it('drops expired digests as new ones come, not only when they are read', () => {
+    let now = 1_000;
+    const cache = new TokenCache(5_000, () => now);
+    cache.set('d1', ann);
+    cache.set('d2', ann);
+    now += 5_000;
+    cache.set('d3', { id: 'b', name: 'Bob' });
+    expect(cache.size).toBe(1);
+    expect(cache.get('d3')).toEqual({ id: 'b', name: 'Bob' });
+  });
 });

@@ -24,9 +24,27 @@ export class TokenCache {
   }
 
   set(digest: string, player: Player): void {
-    this.entries.delete(digest);
-    this.entries.set(digest, { player, until: this.now() + this.ttlMs });
+    const now = this.now();
+    this.entries.delete(digest); // re-insert: Map order is the order of `until`
+    this.entries.set(digest, { player, until: now + this.ttlMs });
     if (this.entries.size > CAPACITY) this.entries.delete(this.entries.keys().next().value!);
+    this.dropExpired(now);
+  }
+
+  /** Digests held (for tests). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * An expired entry serves no read, so it goes from the oldest end as new ones come: otherwise
+   * the digests of every token seen in the last CAPACITY sign-ins would stay in memory.
+   */
+  private dropExpired(now: number): void {
+    for (const [digest, { until }] of this.entries) {
+      if (until > now) return;
+      this.entries.delete(digest);
+    }
   }
 
   /** Forgets every digest of this player (its token just changed). */
