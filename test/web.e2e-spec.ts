@@ -62,9 +62,10 @@ describeInBrowser('web client in Chromium', () => {
     await page.getByText(`Signed in as ${name}`).waitFor();
   }
 
-  async function createMatch(page: Page, opts: { seats: number; bots: number; targetScore: number }): Promise<string> {
+  /** `botSeats`: the seats the server plays, counted from 1 as the page counts them. */
+  async function createMatch(page: Page, opts: { seats: number; botSeats: number[]; targetScore: number }): Promise<string> {
     await page.getByLabel('Seats', { exact: true }).selectOption(String(opts.seats));
-    await page.getByLabel('Bots (last seats)').selectOption(String(opts.bots));
+    for (const seat of opts.botSeats) await page.getByLabel(`Seat ${seat}`, { exact: true }).check();
     await page.getByText('Rule variants').click();
     await page.getByLabel('Target score').fill(String(opts.targetScore));
     await page.getByRole('button', { name: 'Create match' }).click();
@@ -172,9 +173,15 @@ describeInBrowser('web client in Chromium', () => {
     expect([await partnerships.isDisabled(), await partnerships.isChecked()]).toEqual([true, false]);
     await player.page.getByLabel('Seats', { exact: true }).selectOption('4');
     expect([await partnerships.isDisabled(), await partnerships.isChecked()]).toEqual([false, true]);
+    // Any seat but the creator's (seat 1) may be a bot's, up to the seats chosen.
+    const botSeat = (n: number) => player.page.getByLabel(`Seat ${n}`, { exact: true });
+    expect(await Promise.all([2, 3, 4].map((n) => botSeat(n).isEnabled()))).toEqual([true, true, true]);
+    await botSeat(4).check();
     await player.page.getByLabel('Seats', { exact: true }).selectOption('2');
     expect([await partnerships.isDisabled(), await partnerships.isChecked()]).toEqual([true, false]);
-    const id = await createMatch(player.page, { seats: 2, bots: 1, targetScore: 50 });
+    expect(await Promise.all([2, 3, 4].map((n) => botSeat(n).isEnabled()))).toEqual([true, false, false]);
+    expect(await botSeat(4).isChecked()).toBe(false); // a seat the match will not have is not sent
+    const id = await createMatch(player.page, { seats: 2, botSeats: [2], targetScore: 50 });
     // The bot (seat 1) has one name on the page and in the board picture the server draws.
     await player.page.locator('[data-testid=scores]', { hasText: 'Bot 2' }).waitFor();
     expect(await (await fetch(`${app.url}/matches/${id}/board.svg`)).text()).toContain('Bot 2');
@@ -230,7 +237,7 @@ describeInBrowser('web client in Chromium', () => {
   it('lets two registered players play each other, one by mouse and one by keyboard', async () => {
     const ada = await open('/');
     await register(ada.page, 'Ada');
-    const id = await createMatch(ada.page, { seats: 2, bots: 0, targetScore: 15 });
+    const id = await createMatch(ada.page, { seats: 2, botSeats: [], targetScore: 15 });
     const bob = await open('/');
     await register(bob.page, 'Bob');
     await bob.page.getByRole('button', { name: 'Open to join' }).first().click();
@@ -268,7 +275,7 @@ describeInBrowser('web client in Chromium', () => {
       }),
     );
     await register(ada.page, 'Ada');
-    const id = await createMatch(ada.page, { seats: 2, bots: 0, targetScore: 250 });
+    const id = await createMatch(ada.page, { seats: 2, botSeats: [], targetScore: 250 });
     const bob = await app.player('Bob');
     await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
     await ada.page.waitForSelector('.match[data-status="IN_PROGRESS"]');
@@ -378,13 +385,29 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.getByRole('heading', { name: 'Sign in with a token' }).waitFor();
   });
 
+  it('seats two partners against two bots: the bots in seats 2 and 4, a team of their own', async () => {
+    const w = await open('/');
+    await register(w.page, 'Ada');
+    const id = await createMatch(w.page, { seats: 4, botSeats: [2, 4], targetScore: 50 });
+    const { match } = await app.anon.request<{ match: { seats: { index: number; isBot: boolean }[]; teams: { seats: number[] }[] } }>(
+      'query($id: ID!) { match(id: $id) { seats { index isBot } teams { seats } } }',
+      { id },
+    );
+    expect(match.seats.filter((s) => s.isBot).map((s) => s.index)).toEqual([1, 3]);
+    expect(match.teams.map((t) => t.seats)).toEqual([
+      [0, 2],
+      [1, 3],
+    ]);
+    expectClean(w);
+  });
+
   it('creates a match with a seed of its own, after reading the id and deal announced for it, and says when the match is not that one', async () => {
     const cy = await app.player('Cy');
     const NEXT = '{ me { nextMatch { id dealCommitment } } }';
     const SEEDS = 'query($id: ID!) { match(id: $id) { dealCommitment seats { isBot clientSeed } } }';
     const w = await openAs(cy);
     const announced = (await cy.request<{ me: { nextMatch: { id: string; dealCommitment: string } } }>(NEXT)).me.nextMatch;
-    const id = await createMatch(w.page, { seats: 2, bots: 1, targetScore: 50 });
+    const id = await createMatch(w.page, { seats: 2, botSeats: [2], targetScore: 50 });
     expect(id).toBe(announced.id);
     const m = (await cy.request<{ match: { dealCommitment: string; seats: { isBot: boolean; clientSeed: string }[] } }>(SEEDS, { id })).match;
     expect(m.dealCommitment).toBe(announced.dealCommitment);
@@ -405,7 +428,7 @@ describeInBrowser('web client in Chromium', () => {
       body.data.createMatch.dealCommitment = 'f'.repeat(64);
       await route.fulfill({ response, json: body });
     });
-    await createMatch(w.page, { seats: 2, bots: 1, targetScore: 50 });
+    await createMatch(w.page, { seats: 2, botSeats: [2], targetScore: 50 });
     await w.page
       .locator('#notice', {
         hasText: "This match's deal cannot be vouched for: its deal commitment is not the one announced; bot 2 has a seed the server chose",
@@ -658,8 +681,10 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.locator('#error', { hasText: 'No such match.' }).waitFor();
     await w.page.goto(`${app.url}/#/`);
     await register(w.page, 'Ada');
-    // Three bots for two seats: the form allows it (its choices do not depend on each other), the server does not.
-    await w.page.getByLabel('Bots (last seats)').selectOption('3');
+    // A hand of 10 for 4 seats needs 40 tiles of 28: the form allows it (its fields do not depend on each other), the server does not.
+    await w.page.getByLabel('Seats', { exact: true }).selectOption('4');
+    await w.page.getByText('Rule variants').click();
+    await w.page.getByLabel('Hand size').fill('10');
     await w.page.getByRole('button', { name: 'Create match' }).click();
     await w.page.locator('#error', { hasText: 'The server refused the input.' }).waitFor();
     expect(w.page.url()).toMatch(/#\/$/); // no match was created

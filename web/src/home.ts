@@ -165,12 +165,17 @@ function field(id: string, label: string, control: HTMLElement): HTMLElement {
 
 function createForm(ui: Ui): HTMLElement {
   const seats = h('select', {}, ...[2, 3, 4].map((n) => h('option', { value: n }, String(n))));
-  const bots = h('select', {}, ...[0, 1, 2, 3].map((n) => h('option', { value: n }, String(n))));
+  // Seat 1 is the creator's; any other seat may be a bot's (two partners against two bots: 2 and 4).
+  const botSeats = [2, 3, 4].map((n) => ({ seat: n, box: h('input', { type: 'checkbox', disabled: n > 2 }) }));
   const partnerships = h('input', { type: 'checkbox', disabled: true });
   // The rules' default with 4 players is two partnerships (R2); fewer seats play alone.
   seats.addEventListener('change', () => {
     partnerships.disabled = seats.value !== '4';
     partnerships.checked = seats.value === '4';
+    for (const { seat, box } of botSeats) {
+      box.disabled = seat > Number(seats.value);
+      if (box.disabled) box.checked = false;
+    }
   });
   const strategy = h(
     'select',
@@ -200,7 +205,12 @@ function createForm(ui: Ui): HTMLElement {
       'div',
       { class: 'grid' },
       field('create-seats', 'Seats', seats),
-      field('create-bots', 'Bots (last seats)', bots),
+      h(
+        'fieldset',
+        { class: 'field bot-seats' },
+        h('legend', {}, 'Bots play'),
+        ...botSeats.map(({ seat, box }) => field(`create-bot-seat-${seat}`, `Seat ${seat}`, box)),
+      ),
       h('div', {}, field('create-strategy', 'Bot strategy', strategy), strategyHelp),
       field('create-partnerships', 'Partnerships (4 seats)', partnerships),
     ),
@@ -215,9 +225,12 @@ function createForm(ui: Ui): HTMLElement {
       ruleInput[r.key] = r.kind === 'number' ? Number(c.value) : r.kind === 'boolean' ? (c as HTMLInputElement).checked : c.value;
     }
     void ui.run(async () => {
+      // The API counts seats from 0; this page, like the match page, from 1.
+      const chosen = botSeats.filter(({ box }) => box.checked).map(({ seat }) => seat - 1);
       const input = {
         seats: Number(seats.value),
-        bots: Number(bots.value),
+        bots: chosen.length,
+        ...(chosen.length > 0 && { botSeats: chosen }),
         partnerships: partnerships.checked,
         botStrategy: strategy.value,
         rules: ruleInput,
