@@ -38,11 +38,12 @@ describe('clocks', () => {
   afterAll(() => app.close());
 
   it('PER_MOVE with BOT_PLAYS: a silent seat is warned once, times out, is played for, and forfeits after forfeitAfter in a row', async () => {
-    const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 3, forfeitAfter: 2 });
+    // 6 s turns: each warning's window (80 % of the turn to its end) is 1.2 s, wide enough for a loaded machine's sweeps.
+    const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 6, forfeitAfter: 2 });
     const first = await clockedView(a, id);
     expect(first.clock).toEqual({
       kind: 'PER_MOVE',
-      moveSeconds: 3,
+      moveSeconds: 6,
       bankSeconds: null,
       incrementSeconds: null,
       maxBankSeconds: null,
@@ -52,7 +53,7 @@ describe('clocks', () => {
     expect(first.deadline).not.toBeNull();
     const x = first.turn!;
     const feed = new Subscriber<EventT>(app.url, a.token).subscribe(S_EVENTS, { id }, (d) => d.matchEvents as EventT);
-    await feed.until((r) => r.some((e) => e.type === 'MATCH_FINISHED'));
+    await feed.until((r) => r.some((e) => e.type === 'MATCH_FINISHED'), 60_000); // three turns run out
     await feed.close();
     const events = feed.received;
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1)); // pushed in seq order, no gaps

@@ -136,7 +136,9 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
       ['/carol', (await createWebhook(p1, `${receiver.url}/carol`)).secret],
       ['/dave', (await createWebhook(p2, `${receiver.url}/dave`)).secret],
     ]);
-    const clock = { kind: 'PER_MOVE', moveSeconds: 1, onTimeout: 'FORFEIT' };
+    // 5 s: DEADLINE_SOON is sent between 80 % of the turn and its end, a second here, which a
+    // loaded machine's sweeps still hit (of a 1 s turn they could miss the 200 ms and skip it).
+    const clock = { kind: 'PER_MOVE', moveSeconds: 5, onTimeout: 'FORFEIT' };
     const created = (await p1.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, clock } })).createMatch;
     const joined = (await p2.request<{ joinMatch: MatchT }>(M_JOIN, { id: created.id })).joinMatch;
     const [moverPath, otherPath] = joined.turn === 0 ? ['/carol', '/dave'] : ['/dave', '/carol'];
