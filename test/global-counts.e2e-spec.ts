@@ -1,8 +1,11 @@
 import { Agent, request } from 'undici';
+import { FairQueue } from '../src/common/fair-queue.js';
+import { GlobalCounts } from '../src/database/global-counts.js';
 import { HistoryRepository } from '../src/history/history.repository.js';
 import { StatsRepository } from '../src/history/stats.repository.js';
 import { MatchmakingRepository } from '../src/matches/matchmaking.repository.js';
 import { startTestApp, type TestApp } from './support/app.js';
+import { eventually } from './support/eventually.js';
 import type { GqlClient } from './support/gql.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -16,6 +19,8 @@ class Overlap {
   private running = 0;
   private arrived: (() => void)[] = [];
   most = 0;
+  /** While set, every call waits for it too before reading. */
+  gate: Promise<void> | null = null;
   constructor(private readonly together = 1) {}
   async around<T>(read: () => Promise<T>): Promise<T> {
     this.most = Math.max(this.most, ++this.running);
@@ -25,6 +30,7 @@ class Overlap {
         this.arrived.push(wake);
         setTimeout(wake, this.running >= this.together ? 100 : 5000);
       });
+      await this.gate;
       return await read();
     } finally {
       this.running--;
@@ -43,7 +49,8 @@ describe('counts over every match or player (DB_GLOBAL_COUNTS=1)', () => {
   const scoped = new Overlap(3);
   const uncounted = new Overlap();
   beforeAll(async () => {
-    app = await startTestApp({ DB_GLOBAL_COUNTS: '1' });
+    // Counts wait their turn for as long as the tests make them (not DB_ACQUIRE_TIMEOUT_MS's 5 s).
+    app = await startTestApp({ DB_GLOBAL_COUNTS: '1', DB_ACQUIRE_TIMEOUT_MS: '60000' });
     players = await Promise.all([0, 1, 2].map((i) => app.player(`counted${i}`)));
     for (const p of players) await p.request('mutation { createMatch(input: { seats: 2 }) { id } }');
     // Each read inside the database is timed and counted by kind.
@@ -113,11 +120,31 @@ describe('counts over every match or player (DB_GLOBAL_COUNTS=1)', () => {
     const other = from('127.0.0.2');
     const count = '{ matches(status: WAITING) { totalCount } }';
 
+    const waiting = (address: string) => (app.server.app.get(GlobalCounts) as unknown as { waiting: FairQueue<unknown> }).waiting.sizeOf(address);
+    // The first count is held until every other request is in line, however slowly they arrive.
+    let release!: () => void;
+    global.gate = new Promise((r) => (release = r));
+
     const done: string[] = [];
+    const refusals: string[] = [];
     // One running and ten waiting: the most one address may have waiting; the twelfth is refused at once.
-    const flood = Array.from({ length: 12 }, (_, i) => flooder(count).then((r) => (r.errors || done.push(`flood${i}`), r)));
-    await sleep(50);
-    const theirs = await other(count).then((r) => (done.push('other'), r));
+    const flood = Array.from({ length: 12 }, (_, i) =>
+      flooder(count).then((r) => (r.errors ? refusals.push(`flood${i}`) : done.push(`flood${i}`), r)),
+    );
+    await eventually(
+      () => [waiting('127.0.0.1'), refusals.length],
+      ([w, r]) => w === 10 && r === 1,
+      'ten counts waiting, one refused',
+    );
+    const asked = other(count).then((r) => (done.push('other'), r));
+    await eventually(
+      () => waiting('127.0.0.2'),
+      (w) => w === 1,
+      "the other address's count waiting",
+    );
+    global.gate = null;
+    release();
+    const theirs = await asked;
 
     expect(theirs).toEqual({ data: { matches: { totalCount: players.length } } });
     // Round robin: of the counts that ran, the flood's first (running), its next, then the other address's.
