@@ -8,8 +8,6 @@ import { startTestApp, type TestApp } from './support/app.js';
 import { eventually } from './support/eventually.js';
 import type { GqlClient } from './support/gql.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * How many calls of one kind were inside the database at once, at most. Each call holds its place
  * until `together` calls are inside or 5 s pass: calls that may run side by side then overlap
@@ -120,7 +118,9 @@ describe('counts over every match or player (DB_GLOBAL_COUNTS=1)', () => {
     const other = from('127.0.0.2');
     const count = '{ matches(status: WAITING) { totalCount } }';
 
-    const waiting = (address: string) => (app.server.app.get(GlobalCounts) as unknown as { waiting: FairQueue<unknown> }).waiting.sizeOf(address);
+    const counts: unknown = app.server.app.get(GlobalCounts); // its queue is private: read for the test
+    const queue = (counts as { waiting: FairQueue<unknown> }).waiting;
+    const waiting = (address: string) => queue.sizeOf(address);
     // The first count is held until every other request is in line, however slowly they arrive.
     let release!: () => void;
     global.gate = new Promise((r) => (release = r));
