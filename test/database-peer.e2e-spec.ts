@@ -21,9 +21,11 @@ describe('a database peer that goes silent (PUBSUB=postgres)', () => {
     const db = new URL(process.env.TEST_PG_SERVER_URL!);
     proxy = await TcpProxy.start({ host: db.hostname, port: Number(db.port || 5432) });
     const through = (url: string) => Object.assign(new URL(url), { hostname: '127.0.0.1', port: String(proxy.port) }).toString();
-    // Live events only from LISTEN (no re-check of the table), and short timeouts so the test is quick.
+    // Live events only from LISTEN (no re-check of the table), and short timeouts so the test is
+    // quick, yet long enough that a loaded machine's slow answers are not taken for silence (1 s
+    // statements failed the setup's commands once).
     app = await startTestApp(
-      { PUBSUB: 'postgres', DB_HEARTBEAT_MS: '300', DB_STATEMENT_TIMEOUT_MS: '1000', FEED_RECHECK_MS: '0', MATCH_CACHE_TTL_MS: '0' },
+      { PUBSUB: 'postgres', DB_HEARTBEAT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '3000', FEED_RECHECK_MS: '0', MATCH_CACHE_TTL_MS: '0' },
       { reachDatabaseAt: through },
     );
   });
