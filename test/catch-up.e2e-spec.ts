@@ -5,6 +5,8 @@ import { MatchCache } from '../src/matches/match-cache.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { EVENT_BUS, type EventBus } from '../src/realtime/event-bus.js';
 import { startTestApp, type TestApp } from './support/app.js';
+import { eventually } from './support/eventually.js';
+import { feedsStarted } from './support/feeds.js';
 import { longMatch, oneMove } from './support/moves.js';
 import { RawWs } from './support/raw-ws.js';
 
@@ -88,7 +90,7 @@ describe('matchEvents catch-up', () => {
       await Promise.all([seat.ready(), spectator.ready()]);
       seat.subscribe('live', LIVE, { id });
       spectator.subscribe('live', LIVE, { id });
-      await new Promise((r) => setTimeout(r, 200)); // live only: subscribed before the moves
+      await feedsStarted(app.server, { matchId: id }, 2); // live only: subscribed before the moves
 
       const first = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
       eventReads.mockClear();
@@ -168,7 +170,7 @@ describe('a commit whose signal never came', () => {
     try {
       await ws.ready();
       ws.subscribe('live', LIVE, { id });
-      await new Promise((r) => setTimeout(r, 300)); // the subscription has started
+      await feedsStarted(app.server, { matchId: id });
       const before = (await prisma.match.findUniqueOrThrow({ where: { id } })).lastEventSeq;
       // The commit's signal is lost (a NOTIFY that failed, or its instance died right after committing).
       const bus = app.server.app.get<EventBus>(EVENT_BUS);
@@ -223,8 +225,10 @@ describe('a commit whose signal never came', () => {
         ws.subscribe('turns', 'subscription { myTurns { id version status } }');
       }
       // Started, and re-checked at least once: the turn that is someone's now was pushed to them alone.
+      const pushed = () => wa.of('turns').length + wb.of('turns').length;
+      await eventually(pushed, (n) => n >= 1, 'the turn pushed to its player');
       await new Promise((r) => setTimeout(r, 500));
-      const before = wa.of('turns').length + wb.of('turns').length;
+      const before = pushed();
       expect(before).toBe(1);
       // The resignation's signal is lost (a NOTIFY that failed, or its instance died right after committing).
       const publish = jest.spyOn(bus, 'publish').mockImplementationOnce(() => Promise.resolve());

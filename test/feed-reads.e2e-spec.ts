@@ -4,6 +4,7 @@ import { EVENT_BUS, type InMemoryEventBus } from '../src/realtime/event-bus.js';
 import { FeedReads } from '../src/subscriptions/feed-reads.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
+import { feedsStarted } from './support/feeds.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { Subscriber } from './support/ws.js';
@@ -42,7 +43,7 @@ describe('feed reads after a resync', () => {
     }
     const feeds = matches.map((m) => new Subscriber<FeedEvent>(app.url).subscribe(S_EVENTS, { id: m.id }, (d) => d.matchEvents as FeedEvent));
     await Promise.all(feeds.map((f) => f.ready()));
-    await new Promise((r) => setTimeout(r, 200)); // let every subscription register
+    for (const m of matches) await feedsStarted(app.server, { matchId: m.id });
     try {
       // One move in each match whose signal is lost, as when the LISTEN connection drops.
       const bus = app.server.app.get<InMemoryEventBus>(EVENT_BUS);

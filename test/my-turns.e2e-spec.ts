@@ -2,8 +2,11 @@ import { jest } from '@jest/globals';
 import { MatchCache } from '../src/matches/match-cache.js';
 import { MatchesRepository } from '../src/matches/matches.repository.js';
 import { EVENT_BUS, type InMemoryEventBus } from '../src/realtime/event-bus.js';
+import { FeedRegistry } from '../src/subscriptions/feed-registry.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
+import { eventually } from './support/eventually.js';
+import { feedsStarted } from './support/feeds.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
@@ -72,9 +75,11 @@ describe('myTurns: a feed a bot can live on', () => {
     const turn = (await viewOf(bySeat.get(0)!, id)).turn!;
     const mover = bySeat.get(turn)!;
     const waiter = bySeat.get(1 - turn)!;
+    const known = jest.spyOn(app.server.app.get(FeedRegistry), 'turnsKnown');
     const feed = new Subscriber<Pushed>(app.url, waiter.token).subscribe(S_TURNS, {}, pick);
     try {
-      await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+      // Started: watching, and its catch-up has read the waiter's turns (none): what follows is live.
+      await eventually(() => known.mock.calls.some(([player]) => player === waiter.id), Boolean, "the feed's catch-up read");
       // The move that hands the waiter the turn is never signalled, as a dropped LISTEN connection loses it.
       const bus = app.server.app.get<InMemoryEventBus>(EVENT_BUS);
       const lost = jest.spyOn(bus, 'publish').mockImplementationOnce(async () => {});
@@ -90,6 +95,7 @@ describe('myTurns: a feed a bot can live on', () => {
       await feed.until((r) => r.length >= 1);
       expect(feed.received).toEqual([expect.objectContaining({ id, version: played.playTile.version, turn: 1 - turn, mySeat: 1 - turn })]);
     } finally {
+      known.mockRestore();
       await feed.close();
     }
   });
@@ -140,7 +146,7 @@ describe('myTurns: a feed a bot can live on', () => {
     // The waiting player is not to move: only the end can reach it.
     const waiter = bySeat.get(1 - turn)!;
     const feed = new Subscriber<Pushed>(app.url, waiter.token).subscribe(S_TURNS, {}, pick);
-    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    await feedsStarted(app.server, { playerId: waiter.id });
     await bySeat.get(turn)!.request(RESIGN, { id });
     await feed.until((r) => r.some((m) => m.status === 'FINISHED'));
     expect(feed.received).toEqual([expect.objectContaining({ id, status: 'FINISHED', turn: null, mySeat: 1 - turn, winner: { index: 1 - turn } })]);
@@ -154,7 +160,7 @@ describe('myTurns: a feed a bot can live on', () => {
     const S_ENDS = 'subscription { myTurns { id status version rematch { id } } }';
     type Ended = { id: string; status: string; version: number; rematch: { id: string } | null };
     const feed = new Subscriber<Ended>(app.url, other.token).subscribe(S_ENDS, {}, (d) => d.myTurns as Ended);
-    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    await feedsStarted(app.server, { playerId: other.id });
     await resigner.request(RESIGN, { id });
     await feed.until((r) => r.length >= 1);
     expect(feed.received).toEqual([expect.objectContaining({ id, status: 'FINISHED', rematch: null })]);
@@ -172,7 +178,7 @@ describe('myTurns: a feed a bot can live on', () => {
   it('pushes a match once when it is ABANDONED, to the player whose leaving abandoned it', async () => {
     const a = await app.player('la');
     const feed = new Subscriber<Pushed>(app.url, a.token).subscribe(S_TURNS, {}, pick);
-    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    await feedsStarted(app.server, { playerId: a.id });
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await a.request('mutation($id: ID!) { leaveMatch(matchId: $id) { status } }', { id: createMatch.id });
     await feed.until((r) => r.length >= 1);
@@ -186,7 +192,7 @@ describe('myTurns: a feed a bot can live on', () => {
     for (let attempt = 0; attempt < 30 && !botWon; attempt++) {
       const human = await app.player(`h${attempt}`);
       const feed = new Subscriber<Pushed>(app.url, human.token).subscribe(S_TURNS, {}, pick);
-      await new Promise((r) => setTimeout(r, 100)); // let the subscription register
+      await feedsStarted(app.server, { playerId: human.id });
       const { createMatch } = await human.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, bots: 1, rules: { targetScore: 10 } } });
       const id = createMatch.id;
       let handled = 0;

@@ -2,6 +2,7 @@ import { PrismaService } from '../src/database/prisma.service.js';
 import { tileKey, type MatchState } from '../src/domain/index.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';
+import { feedsStarted } from './support/feeds.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import type { GqlClient } from './support/gql.js';
 import { RawWs } from './support/raw-ws.js';
@@ -152,7 +153,7 @@ describe('shared subscription payloads', () => {
     const live = new RawWs(app.url);
     await live.ready();
     live.subscribe('s', DOC_B, { id: matchId });
-    await new Promise((r) => setTimeout(r, 300));
+    await feedsStarted(app.server, { matchId });
     const fromA = await viewOf(a, matchId);
     const mover = fromA.mySeat === fromA.turn ? a : b;
     const me = await viewOf(mover, matchId);

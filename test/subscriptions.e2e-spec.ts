@@ -3,6 +3,8 @@ import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
 import { lcg, viewOf } from './support/driver.js';
+import { eventually } from './support/eventually.js';
+import { feedsStarted } from './support/feeds.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
 import { Subscriber } from './support/ws.js';
@@ -171,7 +173,7 @@ describe('subscriptions over graphql-ws', () => {
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await b.request(M_JOIN, { id: createMatch.id });
     const live = new Subscriber<Ev>(app.url, b.token).subscribe(S_EVENTS, { id: createMatch.id, after: null }, pickEvent);
-    await new Promise((r) => setTimeout(r, 200)); // let the subscription register
+    await feedsStarted(app.server, { matchId: createMatch.id });
     expect(live.completed).toBe(false);
     await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id: createMatch.id });
     await live.until((r) => r.length >= 2);
@@ -191,7 +193,11 @@ describe('subscriptions over graphql-ws', () => {
     const bad = new Subscriber<Ev>(app.url, 'not-a-token').subscribe(S_EVENTS, { id: '00000000-0000-0000-0000-000000000000', after: 0 }, pickEvent);
     expect(await bad.closed()).toBe(4403);
     const anon = new Subscriber(app.url).subscribe(S_TURNS, {}, (d) => d);
-    await new Promise((r) => setTimeout(r, 300));
+    await eventually(
+      () => anon.errors.length,
+      (n) => n > 0,
+      'the refusal of myTurns',
+    );
     expect(JSON.stringify(anon.errors)).toContain('UNAUTHENTICATED');
     await Promise.all([bad.close().catch(() => {}), anon.close()]);
   });
@@ -226,7 +232,7 @@ describe('two server instances sharing one database (PUBSUB=postgres)', () => {
     const { createMatch } = await p0.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await p1.request(M_JOIN, { id: createMatch.id });
     const onB = new Subscriber<Ev>(b.url, p1.token).subscribe(S_EVENTS, { id: createMatch.id }, pickEvent);
-    await new Promise((r) => setTimeout(r, 300)); // live only: subscribe before the moves
+    await feedsStarted(b, { matchId: createMatch.id }); // live only: subscribe before the moves
     const bySeat = new Map([
       [0, p0],
       [1, p1],

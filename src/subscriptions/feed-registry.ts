@@ -90,6 +90,11 @@ export class FeedRegistry {
     return n;
   }
 
+  /** Feeds of this process watching this match, or this player's turns (a test waits for its feed to start). */
+  feedsOf(watched: { matchId: string } | { playerId: string }): number {
+    return ('matchId' in watched ? this.byMatch.get(watched.matchId) : this.byPlayer.get(watched.playerId))?.size ?? 0;
+  }
+
   /** The matches some feed of this process watches. */
   watchedMatches(): string[] {
     return [...this.byMatch.keys()];
