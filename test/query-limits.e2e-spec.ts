@@ -282,7 +282,9 @@ describe('rounds read are counted as they are read (GRAPHQL_MAX_ROUNDS)', () => 
         code: 'GRAPHQL_VALIDATION_FAILED',
         limit: 'GRAPHQL_MAX_ROUNDS',
       });
-      await new Promise((r) => setTimeout(r, 300));
+      // The catch-up is over: a message for every event so far (answered or refused).
+      const { lastEventSeq } = await app.server.app.get(PrismaService).match.findUniqueOrThrow({ where: { id } });
+      await ws.until(() => ws.of('s').length >= lastEventSeq);
       const before = ws.of('s').length;
       // Two more commands of the player (and the bot's replies): each commit is a new view of the
       // match, whose events are answered again.
