@@ -41,7 +41,9 @@ describe('a player moving at the deadline while the sweeper times the turn out',
     const outcomes = { player: 0, sweeper: 0 };
     const trial = async (i: number): Promise<void> => {
       const [a, b] = pairs[i % pairs.length];
-      const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 1, forfeitAfter: 0 });
+      // 3 s turns: a move that reaches a loaded server late still meets this turn's end, never the
+      // seat's next turn (the other seat's whole turn lies between).
+      const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 3, forfeitAfter: 0 });
       // The seat to move, as its player sees it (under load the first turn may be over already).
       let mover: GqlClient = a;
       let view = await clockedView(a, id);
