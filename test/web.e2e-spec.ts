@@ -542,8 +542,11 @@ describeInBrowser('web client in Chromium', () => {
     const w = await openAs(ada, `/#/match/${createMatch.id}`);
     await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor();
     await w.context.setOffline(true);
-    await w.page.locator('#connection', { hasText: 'Offline' }).waitFor({ timeout: 2_000 });
-    await new Promise((r) => setTimeout(r, 1_500)); // long enough for a reconnect attempt to fail
+    // At once: well before a missing pong could tell (KEEPALIVE_MS).
+    await w.page.locator('#connection', { hasText: 'Offline' }).waitFor({ timeout: 5_000 });
+    // Long enough for failed attempts to bring the back-off to its 4 s cap: back online, the page
+    // reconnects well within that wait, so only a retry woken by the network's return passes.
+    await new Promise((r) => setTimeout(r, 4_000));
     await w.context.setOffline(false);
     await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 3_000 });
   });
