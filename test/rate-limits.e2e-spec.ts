@@ -262,7 +262,14 @@ describeWithRedis(
   () => {
     let a: TestApp;
     let b: RunningServer;
-    const limits = { REDIS_URL, RATE_LIMIT_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}`, RATE_LIMIT_REGISTER: '3/60', PUBSUB: 'postgres' };
+    // 2 s for a Redis command (300 ms by default): a loaded machine's slow answer must not switch the count to memory.
+    const limits = {
+      REDIS_URL,
+      REDIS_COMMAND_TIMEOUT_MS: '2000',
+      RATE_LIMIT_KEY_PREFIX: `test:${randomBytes(6).toString('hex')}`,
+      RATE_LIMIT_REGISTER: '3/60',
+      PUBSUB: 'postgres',
+    };
     beforeAll(async () => {
       a = await startTestApp(limits);
       b = await startServer(
@@ -309,7 +316,8 @@ describeWithRedis(
       const redis = new URL(REDIS_URL);
       proxy = await TcpProxy.start({ host: redis.hostname, port: Number(redis.port || 6379) });
       const url = `redis://127.0.0.1:${proxy.port}`;
-      app = await startTestApp({ REDIS_URL: url, RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_REGISTER: '3/60' });
+      // 2 s for a Redis command: slow answers are not silence, and a silent Redis still gets each request answered within 5 s.
+      app = await startTestApp({ REDIS_URL: url, REDIS_COMMAND_TIMEOUT_MS: '2000', RATE_LIMIT_KEY_PREFIX: prefix, RATE_LIMIT_REGISTER: '3/60' });
     });
     afterAll(async () => {
       await app?.close();

@@ -53,6 +53,8 @@ const schema = z.object({
   GRAPHQL_IDE: bool.optional(),
   // Rate limits and quotas (README "Limits and abuse"): "points/seconds", or "off".
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  // How long a Redis command may take before the memory counters answer instead.
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(300),
   RATE_LIMIT_KEY_PREFIX: z.string().min(1).default('dominoes:rl'),
   RATE_LIMIT_HTTP_ADDRESS: rate.prefault('300/10'),
   RATE_LIMIT_HTTP_PLAYER: rate.prefault('200/10'),
@@ -115,6 +117,8 @@ export type AppConfig = {
   graphqlIde: boolean;
   /** Shared counters for the rate limits across instances; null: in process memory. */
   redisUrl: string | null;
+  /** REDIS_COMMAND_TIMEOUT_MS: past it a request is counted in memory instead. */
+  redisCommandTimeoutMs: number;
   rateLimits: RateLimitsConfig;
   /** WAITING matches a player may sit in at once (createMatch/joinMatch refuse beyond). */
   maxWaitingMatches: number;
@@ -197,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): AppConfig {
     benchFloor: c.BENCH_FLOOR,
     graphqlIde: c.GRAPHQL_IDE ?? c.NODE_ENV !== 'production',
     redisUrl: c.REDIS_URL ?? null,
+    redisCommandTimeoutMs: c.REDIS_COMMAND_TIMEOUT_MS,
     rateLimits: {
       keyPrefix: c.RATE_LIMIT_KEY_PREFIX,
       httpAddress: c.RATE_LIMIT_HTTP_ADDRESS,

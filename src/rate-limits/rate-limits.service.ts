@@ -5,12 +5,6 @@ import { ApiError } from '../common/api-error.js';
 import { APP_CONFIG, type AppConfig, type RateBudget, type RateLimitsConfig } from '../config/config.js';
 
 const REDIS_READY_WAIT_MS = 3_000;
-/**
- * How long a Redis command may take before the memory counters answer instead. A Redis that
- * accepts connections but stops answering (a failover, a lost route) gives no error: without a
- * bound every request would wait on it.
- */
-const REDIS_COMMAND_TIMEOUT_MS = 300;
 /** How often Redis is asked whether it answers; while it does not, no request waits on it at all. */
 const REDIS_WATCH_MS = 1_000;
 
@@ -59,7 +53,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     const { keyPrefix, ...budgets } = config.rateLimits;
-    this.redis = config.redisUrl ? this.connect(config.redisUrl) : null;
+    this.redis = config.redisUrl ? this.connect(config.redisUrl, config.redisCommandTimeoutMs) : null;
     for (const [bucket, budget] of Object.entries(budgets) as [RateBucket, RateBudget | null][]) {
       if (!budget) continue;
       const options = { keyPrefix: `${keyPrefix}:${bucket}`, points: budget.points, duration: budget.seconds };
@@ -124,13 +118,15 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     if (!answers && (redis.status === 'ready' || redis.status === 'connect')) redis.disconnect(true);
   }
 
-  private connect(url: string): Redis {
+  private connect(url: string, commandTimeoutMs: number): Redis {
     // No offline queue: while Redis is away a command fails at once and the insurance limiter answers.
     const redis = new Redis(url, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: 2_000,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      // A Redis that accepts connections but stops answering (a failover, a lost route) gives no
+      // error: without a bound (REDIS_COMMAND_TIMEOUT_MS) every request would wait on it.
+      commandTimeout: commandTimeoutMs,
       // A command the memory counters answered in its place is not sent again on a new connection.
       autoResendUnfulfilledCommands: false,
     });
