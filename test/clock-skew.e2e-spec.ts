@@ -56,6 +56,7 @@ describe('two instances, one with its system clock a minute ahead', () => {
     expect(next.version).toBeGreaterThan(start.version);
     const aheadMs = Date.parse(next.deadline!) - Date.now();
     expect(aheadMs).toBeGreaterThan(20_000);
-    expect(aheadMs).toBeLessThanOrEqual(30_000);
+    // Up to a second over: B estimates the database's clock from a round trip, which load can stretch.
+    expect(aheadMs).toBeLessThanOrEqual(31_000);
   });
 });

@@ -154,8 +154,16 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
     admin = new pg.Client({ connectionString: a.databaseUrl });
     await admin.connect();
     aListen = await listenPids();
-    // B caches reads for an hour: only the resync after a reconnect can make it forget.
-    b = await startServerChild({ DATABASE_URL: a.databaseUrl, PUBSUB: 'postgres', MIGRATE_ON_START: 'false', MATCH_CACHE_TTL_MS: '3600000' });
+    // Only LISTEN tells B of A's moves: it caches reads for an hour (only the resync after a
+    // reconnect can make it forget) and its feeds never re-check the table on their own, so the
+    // bounds below can be generous without another path meeting them.
+    b = await startServerChild({
+      DATABASE_URL: a.databaseUrl,
+      PUBSUB: 'postgres',
+      MIGRATE_ON_START: 'false',
+      MATCH_CACHE_TTL_MS: '3600000',
+      FEED_RECHECK_MS: '0',
+    });
   });
   afterAll(async () => {
     b.child.kill('SIGCONT');
@@ -195,9 +203,8 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
       () => viewOf(onB, matchId),
       (m) => m.version === seen.version,
       'B serving the match after moves on A',
-      5_000,
     );
-    await feed.until((r) => r.at(-1)?.seq === seen.lastEventSeq, 5_000);
+    await feed.until((r) => r.at(-1)?.seq === seen.lastEventSeq);
 
     // B frozen, its LISTEN backend killed, A moves on: B hears nothing of these moves.
     b.child.kill('SIGSTOP');
@@ -221,12 +228,11 @@ describe('two instances (PUBSUB=postgres): B survives a dropped LISTEN connectio
     // And it is live again.
     await moveOnA();
     const after = await stored();
-    await feed.until((r) => r.at(-1)?.seq === after.lastEventSeq, 5_000);
+    await feed.until((r) => r.at(-1)?.seq === after.lastEventSeq);
     await eventually(
       () => viewOf(onB, matchId),
       (m) => m.version === after.version,
       'B serving the match live again',
-      5_000,
     );
     await feed.close();
   });
@@ -351,7 +357,9 @@ describe('a sweeper whose cached match missed the commit that handed a bot the t
   beforeAll(async () => {
     // The instance where the human plays loses its bots' wake-ups and never sweeps; the other
     // sweeps every 100 ms and keeps what it caches far longer than the test runs.
-    maker = await startTestApp({ PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '600000' });
+    // The bot's turn it writes is due 5 s after the commit (SWEEP_GRACE_MS): time for the test to
+    // see it still waiting, however loaded the machine.
+    maker = await startTestApp({ PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '600000', SWEEP_GRACE_MS: '5000' });
     maker.server.app.get(BotsService).committed = () => {};
     const env = { PUBSUB: 'postgres', SWEEP_INTERVAL_MS: '100', SWEEP_GRACE_MS: '0', SWEEP_LEASE_MS: '60000', MATCH_CACHE_TTL_MS: '600000' };
     sweeper = await startServer(instanceConfig(maker.databaseUrl, env), { logger: false });
@@ -385,7 +393,6 @@ describe('a sweeper whose cached match missed the commit that handed a bot the t
         () => botToMove(prisma, [id]),
         (left) => left.length === 0,
         'the bot moved by the sweeper',
-        10_000,
       );
     } finally {
       lost.mockRestore();

@@ -90,7 +90,7 @@ describe('GET /metrics (Prometheus text)', () => {
         async () => open(await scrape()),
         (v) => v.join() === expected.join(),
         'the gauges',
-        5_000,
+        20_000,
       );
     expect(await reaches([sockets + 1, subscriptions + 1])).toEqual([sockets + 1, subscriptions + 1]);
     await watcher.close();

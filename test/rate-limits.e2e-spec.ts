@@ -121,7 +121,8 @@ describe('rate limits per player and per address (in memory)', () => {
     sockets[1].subscribe(S_TURNS, {}, (d) => d);
     sockets[2].subscribe(S_TURNS, {}, (d) => d);
     const refused = async () => {
-      for (let i = 0; i < 200 && !sockets.some((s) => s.errors.length > 0); i++) await new Promise((r) => setTimeout(r, 20));
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !sockets.some((s) => s.errors.length > 0)) await new Promise((r) => setTimeout(r, 20));
       return sockets.flatMap((s) => s.errors);
     };
     const errors = await refused();

@@ -38,6 +38,7 @@ describe('SIGTERM with WebSocket clients connected', () => {
     subscriber.subscribe('turns', 'subscription { myTurns { id } }');
     // A client that connected and then says nothing, not even connection_init.
     const silent = new RawWs(server.url, { init: false });
+    await silent.open(); // upgraded: a socket the server must close, not a connection it may drop
     await new Promise((r) => setTimeout(r, 300)); // the subscription has started
     const exited = server.kill('SIGTERM');
     expect(await within(10_000, 'the subscriber closed', subscriber.closed())).toBe(1001);

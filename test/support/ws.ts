@@ -61,14 +61,14 @@ export class Subscriber<T = Record<string, unknown>> {
   }
 
   /** Waits for the socket to close (e.g. refused at connection) and returns its close code. */
-  async closed(timeoutMs = 5_000): Promise<number | null> {
+  async closed(timeoutMs = 20_000): Promise<number | null> {
     const until = Date.now() + timeoutMs;
     while (this.closedWith === null && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     return this.closedWith;
   }
 
   /** Waits for the server to acknowledge the connection. */
-  async ready(timeoutMs = 5_000): Promise<void> {
+  async ready(timeoutMs = 20_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (!this.connected) {
       if (Date.now() > until || this.closedWith !== null) throw new Error(`not connected (closed with ${this.closedWith})`);
