@@ -263,7 +263,8 @@ describe('a commit whose signal never came', () => {
     try {
       await ws.ready();
       ws.subscribe('turns', 'subscription { myTurns { id version turn mySeat } }');
-      await new Promise((r) => setTimeout(r, 500)); // started, and re-checked at least once: nothing of theirs yet
+      await feedsStarted(app.server, { playerId: waiting.id });
+      await new Promise((r) => setTimeout(r, 500)); // re-checked at least once: nothing of theirs yet
       expect(ws.of('turns')).toEqual([]);
       // Every signal is lost until the turn is theirs (a draw keeps it with the mover).
       const publish = jest.spyOn(bus, 'publish').mockImplementation(() => Promise.resolve());

@@ -4,6 +4,7 @@
  * reach the database again. The server must notice on its own, within its timeouts.
  */
 import { startTestApp, type TestApp } from './support/app.js';
+import { feedsStarted } from './support/feeds.js';
 import { longMatch, oneMove } from './support/moves.js';
 import { RawWs } from './support/raw-ws.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -41,7 +42,7 @@ describe('a database peer that goes silent (PUBSUB=postgres)', () => {
     try {
       await ws.ready();
       ws.subscribe('live', LIVE, { id });
-      await new Promise((r) => setTimeout(r, 300)); // the subscription has started
+      await feedsStarted(app.server, { matchId: id });
       proxy.freezeExisting();
       // A command on a connection gone silent fails once the client stops waiting, and the pool drops
       // that connection; one on a new connection applies, and its event comes over the new LISTEN.

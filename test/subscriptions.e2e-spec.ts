@@ -139,7 +139,8 @@ describe('subscriptions over graphql-ws', () => {
     const b = await app.player('tb');
     const turnsA = new Subscriber<{ id: string; mySeat: number; turn: number }>(app.url, a.token).subscribe(S_TURNS, {}, (d) => d.myTurns as never);
     const turnsB = new Subscriber<{ id: string; mySeat: number; turn: number }>(app.url, b.token).subscribe(S_TURNS, {}, (d) => d.myTurns as never);
-    await new Promise((r) => setTimeout(r, 200)); // let both subscriptions register
+    await feedsStarted(app.server, { playerId: a.id });
+    await feedsStarted(app.server, { playerId: b.id });
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });
     await b.request(M_JOIN, { id: createMatch.id });
     const bySeat = new Map([
