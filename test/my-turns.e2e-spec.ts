@@ -27,7 +27,9 @@ const pick = (d: Record<string, unknown>) => d.myTurns as Pushed;
 describe('myTurns: a feed a bot can live on', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp();
+    // No periodic re-check of the table: a lost signal stays lost until the test resyncs (the
+    // re-check's own tests are in catch-up.e2e-spec.ts).
+    app = await startTestApp({ FEED_RECHECK_MS: '0' });
   });
   afterAll(async () => {
     await app.close();
