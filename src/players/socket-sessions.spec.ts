@@ -13,7 +13,7 @@ function fakeSocket() {
 function slowDatabase(valid: string[]) {
   let answer: () => void = () => {};
   const prisma = {
-    $queryRaw: () => new Promise<{ tokenHash: string }[]>((resolve) => (answer = () => resolve(valid.map((tokenHash) => ({ tokenHash }))))),
+    background: () => new Promise<{ tokenHash: string }[]>((resolve) => (answer = () => resolve(valid.map((tokenHash) => ({ tokenHash }))))),
   };
   return { prisma: prisma as unknown as PrismaService, answer: () => answer() };
 }
