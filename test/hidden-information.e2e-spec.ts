@@ -94,8 +94,9 @@ describe('hidden information', () => {
     const a = await app.player('ra');
     const b = await app.player('rb');
     const spectator = await app.player('rs');
-    // Long enough (several rounds) that the random deals all but surely bring draws while a round is live.
-    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 100 } } });
+    // Long enough (several rounds) that the random deals all but surely bring draws while a round is
+    // live (to 100, about 1 simulated match in 800 had none; to 150, more rounds make that far rarer).
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 150 } } });
     await b.request(M_JOIN, { id: createMatch.id });
     const id = createMatch.id;
     const bySeat = new Map<number, GqlClient>([

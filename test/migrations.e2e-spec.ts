@@ -44,7 +44,7 @@ describe('upgrading a database', () => {
 
   it('refuses to apply the fair-deals migration to a database holding matches from before it, and changes nothing', async () => {
     const name = `dominoes_test_upgrade_${process.pid}_${Date.now()}`;
-    await adminQuery(serverUrl(), `CREATE DATABASE "${name}"`);
+    await adminQuery(serverUrl(), `CREATE DATABASE "${name}" TEMPLATE template0`);
     const url = withDatabase(serverUrl(), name);
     databases.push(url);
     // The schema as the releases of 2026-11-29 and 30 left it: the migrations before fair deals.

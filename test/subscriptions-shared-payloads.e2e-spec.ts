@@ -75,7 +75,9 @@ describe('shared subscription payloads', () => {
 
     const prisma = app.server.app.get(PrismaService);
     const rnd = lcg(17);
-    for (let i = 0; i < 40; i++) {
+    // 40 commands, and on until a draw (the hidden tiles under test): a deal may give none in 40.
+    const drawn = () => prisma.move.count({ where: { matchId, type: 'DRAW' } });
+    for (let i = 0; i < 40 || (i < 400 && (await drawn()) === 0); i++) {
       const pub = await viewOf(players[0], matchId);
       if (pub.status !== 'IN_PROGRESS') break;
       const c = bySeat.get(pub.turn!)!;

@@ -24,10 +24,13 @@ export default async function globalSetup() {
     await chmod(dir, 0o755); // PostgreSQL runs as its own unprivileged user
     const db = await startEmbedded(join(dir, 'data'), 0, 'test');
     globalThis.__embeddedPg = db;
+    globalThis.__embeddedPgDir = dir;
     serverUrl = db.url;
   }
   const template = newTemplateName();
-  await adminQuery(serverUrl, `CREATE DATABASE "${template}"`);
+  // From template0, not template1: always pristine, and never "being accessed by other users" on a
+  // shared server where someone is connected to template1.
+  await adminQuery(serverUrl, `CREATE DATABASE "${template}" TEMPLATE template0`);
   await applyMigrations(withDatabase(serverUrl, template));
   process.env.TEST_PG_SERVER_URL = serverUrl;
   process.env.TEST_PG_TEMPLATE = template;

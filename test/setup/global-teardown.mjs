@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { adminQuery } from '../../dist/test/setup/test-database.js';
 
 export default async function globalTeardown() {
@@ -5,4 +6,6 @@ export default async function globalTeardown() {
   const template = process.env.TEST_PG_TEMPLATE;
   if (serverUrl && template) await adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`).catch(() => {});
   await globalThis.__embeddedPg?.stop();
+  // The embedded cluster's files (some 60 MB) go with it.
+  if (globalThis.__embeddedPgDir) await rm(globalThis.__embeddedPgDir, { recursive: true, force: true });
 }
