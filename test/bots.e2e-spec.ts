@@ -1,7 +1,7 @@
 import { PrismaService } from '../src/database/prisma.service.js';
+import { verifyRecord } from '../src/history/verify-record.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch } from './support/driver.js';
-import { verifyRecord } from '../src/history/verify-record.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { expectReplayable } from './support/replay-check.js';
 

@@ -3,20 +3,12 @@ import type { DueWorkKind } from './due-work-kind.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { parsePrometheus, sum } from '../../bench/support/prometheus.js';
 import { DueWorkSweeper } from './due-work.sweeper.js';
+import { eventually } from '../../test/support/eventually.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Waits until `ok` holds; the deadline only bounds a failure. Polling with no fixed budget of
- * steps: on a loaded machine the same work takes longer, and a test must not fail for that.
- */
-async function until(ok: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`still not so after ${timeoutMs} ms`);
-    await sleep(5);
-  }
-}
+/** Waits until `ok` holds (on a loaded machine the same work takes longer); the deadline only bounds a failure. */
+const until = (ok: () => boolean) => eventually(ok, Boolean, 'the condition', 10_000);
 
 /** A run that lasts until the test lets it end: "slow" without a race against the clock. */
 function held() {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eventually } from '../../test/support/eventually.js';
 import { WebhookSender } from './webhook-sender.js';
 
 /** A receiver that never closes an idle connection (as Go's net/http without IdleTimeout). */
@@ -18,15 +19,6 @@ async function receiver(): Promise<{ server: http.Server; url: string; open(): P
   };
 }
 
-/** Waits until `ok` holds; the deadline (well past the 2 s idle limit) only bounds a failure. */
-async function until(ok: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ok())) {
-    if (Date.now() > deadline) throw new Error(`still not so after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe('WebhookSender connections', () => {
   it('closes a kept-alive connection once it has been idle, even when the receiver never does', async () => {
     const rx = await receiver();
@@ -35,10 +27,21 @@ describe('WebhookSender connections', () => {
       const outcomes = await Promise.all(Array.from({ length: 8 }, () => sender.post(rx.url, { 'content-type': 'application/json' }, '{}')));
       expect(outcomes.map((o) => o.statusCode)).toEqual(Array(8).fill(204));
       // Eight at once opened several connections; at most four stay for the next attempts.
-      await until(async () => (await rx.open()) <= 4);
+      await eventually(
+        () => rx.open(),
+        (n) => n <= 4,
+        'at most four connections kept',
+        10_000,
+      );
       expect(await rx.open()).toBeGreaterThan(0);
       // Idle past the limit: closed from the sender's side.
-      await until(async () => (await rx.open()) === 0);
+      // The deadline is well past the 2 s idle limit.
+      await eventually(
+        () => rx.open(),
+        (n) => n === 0,
+        'every idle connection closed',
+        10_000,
+      );
     } finally {
       sender.close();
       rx.server.closeAllConnections();

@@ -229,8 +229,7 @@ function createForm(ui: Ui): HTMLElement {
       const chosen = botSeats.filter(({ box }) => box.checked).map(({ seat }) => seat - 1);
       const input = {
         seats: Number(seats.value),
-        bots: chosen.length,
-        ...(chosen.length > 0 && { botSeats: chosen }),
+        botSeats: chosen,
         partnerships: partnerships.checked,
         botStrategy: strategy.value,
         rules: ruleInput,
