@@ -10,6 +10,7 @@ import type { AppConfig } from './config/config.js';
 import { startDatabase, type RunningDatabase } from './database/database-url.js';
 import { applyMigrations, type MigrationOutcome } from './database/migrate.js';
 import { limitHttpByAddress } from './rate-limits/http-rate-limit.js';
+import { refuseFraming } from './web/no-framing.js';
 import { RateLimits } from './rate-limits/rate-limits.service.js';
 import { InstanceSlot } from './realtime/instance-slot.js';
 import { httpTimeouts } from './limits/http-timeouts.js';
@@ -51,6 +52,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     if (options.logger !== false) app.useLogger(app.get(Logger));
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     answerBodyRefusalsAsGraphql(app.getHttpAdapter().getInstance());
+    refuseFraming(app.getHttpAdapter().getInstance());
     app.flushLogs();
     if (migrations && options.logger !== false) logMigrations(app.get(Logger), migrations);
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).

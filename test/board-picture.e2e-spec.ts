@@ -100,8 +100,16 @@ describe('board pictures and web pages over HTTP', () => {
     const html = await page.text();
     expect(html).toContain('<script type="module" src="/app.js">');
     expect((await get('/app.js')).status).toBe(200);
-    const ide = await (await get('/graphql', { accept: 'text/html' })).text();
+    const idePage = await get('/graphql', { accept: 'text/html' });
+    const ide = await idePage.text();
     expect(ide).toContain('AltairGraphQL.init');
+    // The IDE shares the client's origin (and its stored token): no other site may frame it.
+    expect(idePage.headers.get('x-frame-options')).toBe('DENY');
+    expect(idePage.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect((await get('/graphql-ide/styles.css')).headers.get('x-frame-options')).toBe('DENY');
+    expect((await get('/graphql-ide/styles.css')).headers.get('x-content-type-options')).toBe('nosniff');
+    // The client's own, stricter policy is left as it is.
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
     expect(ide).not.toMatch(/https?:\/\/(?!www\.w3\.org)[a-z0-9.-]+\.[a-z]{2,}\//i); // nothing from a CDN
     expect((await get('/graphql-ide/styles.css')).status).toBe(200);
     // An unknown path is still the API's JSON 404, not the client's page.

@@ -235,6 +235,27 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
     expect([got(0).length, got(1).length, got(2).length]).toEqual([3, 2, 0]);
   });
 
+  it('lists the latest 20 attempts of a delivery, oldest first, and counts them all', async () => {
+    // Redeliveries grow one message's log without bound; a page of deliveries must stay bounded.
+    const p = await app.player('redeliverer');
+    receiver.answer = () => ({ status: 200 });
+    const w = await createWebhook(p, `${receiver.url}/log`, ['MATCH_STARTED']);
+    await botMatch(p);
+    const [d] = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds[0]?.status === 'DELIVERED',
+      'the delivery',
+    );
+    const prisma = app.server.app.get(PrismaService);
+    const first = new Date(d.attempts[0].at).getTime();
+    await prisma.webhookAttempt.createMany({
+      data: Array.from({ length: 30 }, (_, i) => ({ messageId: d.id, at: new Date(first + 1000 * (i + 1)), statusCode: 500, durationMs: i + 1 })),
+    });
+    const [listed] = await deliveries(p, w.id);
+    expect(listed.attemptCount).toBe(31);
+    expect(listed.attempts.map((a) => a.durationMs)).toEqual(Array.from({ length: 20 }, (_, i) => i + 11));
+  });
+
   it('retries a receiver that fails twice: the third attempt delivers, with the same webhook-id', async () => {
     const p = await app.player('carol');
     receiver.answer = (r, nth) =>

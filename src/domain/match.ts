@@ -153,11 +153,20 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
     turn: (seat + 1) % hands.length,
     moves: d.moves,
   });
-  if (points > 0 && !rules.playOut && d.scores[team] >= rules.targetScore) {
+  if (points > 0 && !rules.playOut && d.scores[team] >= rules.targetScore && leadsAlone(d.scores, team)) {
     return done(endRound(d, 'MATCH_WON', seat)); // R22: the match ends at once, no bonus (E20)
   }
   if (newHand.length === 0) return done(endRound(d, 'DOMINO', seat)); // R17a
   return done(autoPass(d));
+}
+
+/**
+ * R22 [engine]: a score at or above the target wins only when no other side is level or ahead.
+ * Without R20's block split that always holds (only one side scores at a time); after a split has
+ * lifted two sides past the target together, a third side reaching it from below does not win.
+ */
+function leadsAlone(scores: readonly number[], team: number): boolean {
+  return scores.every((score, other) => other === team || score < scores[team]);
 }
 
 function applyDraw(state: MatchState, seat: number): ApplyResult {

@@ -27,6 +27,7 @@ import { variablesShapeError } from './variables-shape.js';
 export const LIST_ESTIMATES: Readonly<Record<string, number>> = {
   'Match.rounds': 6,
   'Round.moves': 25,
+  'WebhookDelivery.attempts': 20,
   // A page's edges: `first` already counted them.
   'MatchConnection.edges': 1,
   'LeaderboardConnection.edges': 1,

@@ -23,9 +23,10 @@ describe('nextStep (the retry policy)', () => {
     expect(nextStep(answered(400), 4, schedule, now, now)).toEqual({ kind: 'failed', disable: null });
   });
 
-  it('honours Retry-After on 429 and 503 only', () => {
+  it('honours Retry-After on 429 and 503 only, as a delay the schedule may not shorten', () => {
     expect(nextStep(answered(429, 60_000), 1, schedule, now, now)).toEqual({ kind: 'retry', delayMs: 60_000 });
-    expect(nextStep(answered(503, 0), 2, schedule, now, now)).toEqual({ kind: 'retry', delayMs: 0 });
+    expect(nextStep(answered(503, 0), 2, schedule, now, now)).toEqual({ kind: 'retry', delayMs: 300_000 });
+    expect(nextStep(answered(429, 1_000), 1, schedule, now, now)).toEqual({ kind: 'retry', delayMs: 5_000 });
     expect(nextStep(answered(500, 60_000), 1, schedule, now, now)).toEqual({ kind: 'retry', delayMs: 5_000 });
     expect(nextStep(answered(429, 10 * 86_400_000), 1, schedule, now, now)).toEqual({ kind: 'retry', delayMs: 86_400_000 });
   });

@@ -10,7 +10,7 @@ export type NextStep = { kind: 'delivered' } | { kind: 'retry'; delayMs: number 
 /**
  * What follows an attempt. A 2xx delivers; a 410 Gone fails the message and disables the
  * endpoint; anything else (an error, a timeout, a redirect, any other status) is retried on the
- * schedule, after the receiver's Retry-After instead when a 429 or 503 sends one, until the
+ * schedule, or after the receiver's Retry-After when a 429 or 503 sends a longer one, until the
  * schedule runs out. An endpoint whose failures go back 5 days is disabled.
  *
  * @param attempt the attempts made so far, this one included (1 for the first)
@@ -22,6 +22,9 @@ export function nextStep(outcome: AttemptOutcome, attempt: number, scheduleMs: r
   if (status === 410) return { kind: 'failed', disable: 'the endpoint answered 410 Gone' };
   if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) return { kind: 'failed', disable: 'deliveries failed for 5 days' };
   if (attempt > scheduleMs.length) return { kind: 'failed', disable: null };
-  const asked = (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : null;
-  return { kind: 'retry', delayMs: asked ?? scheduleMs[attempt - 1] };
+  const scheduled = scheduleMs[attempt - 1];
+  // Retry-After says "not before": it can put an attempt off (up to a day), never bring it forward,
+  // so a receiver answering `Retry-After: 0` does not turn the schedule into a tight loop.
+  const asked = (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
+  return { kind: 'retry', delayMs: Math.max(asked, scheduled) };
 }

@@ -89,3 +89,22 @@ describe('WebhookDeliveryKind claims', () => {
     expect(running).toEqual([new Map(), new Map([['owner-1', 1]]), new Map()]);
   });
 });
+
+describe('WebhookDeliveryKind retention', () => {
+  it('prunes batch after batch until one comes back short, then not again within the minute', async () => {
+    const deleted = [1000, 1000, 1000, 400, 1000];
+    const calls: number[] = [];
+    const repo = {
+      prune: (limit: number) => {
+        calls.push(limit);
+        return Promise.resolve(deleted.shift());
+      },
+      claimDue: () => Promise.resolve([]),
+    } as unknown as Partial<WebhookDeliveriesRepository>;
+    const kind = kindOn(repo);
+    await kind.claim(20, 15_000);
+    expect(calls).toEqual([1000, 1000, 1000, 1000]);
+    await kind.claim(20, 15_000);
+    expect(calls).toHaveLength(4);
+  });
+});

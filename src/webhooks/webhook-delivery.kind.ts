@@ -13,6 +13,12 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js'
 /** Old messages are pruned at most this often, by whichever instance sweeps. */
 const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 1000;
+/**
+ * A prune deletes batch after batch until one comes back short, for at most this long: a minute
+ * may add far more than one batch of messages (one per endpoint per event), and a backlog that
+ * grew faster than a batch a minute would never drain.
+ */
+const PRUNE_BUDGET_MS = 1000;
 
 /**
  * Attempts one instance runs at once, in sweep batches (SWEEP_BATCH_SIZE): an attempt waiting on a
@@ -127,10 +133,10 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
     this.sender.close();
   }
 
-  /** Retention: messages older than 14 days go, a batch at a time, about once a minute. */
+  /** Retention: messages older than 14 days go, about once a minute, in batches (PRUNE_BUDGET_MS). */
   private async pruneNow(): Promise<void> {
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = Date.now();
-    await this.repo.prune(PRUNE_BATCH);
+    const started = (this.lastPrune = Date.now());
+    while ((await this.repo.prune(PRUNE_BATCH)) === PRUNE_BATCH && Date.now() - started < PRUNE_BUDGET_MS);
   }
 }

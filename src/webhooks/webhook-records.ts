@@ -13,6 +13,9 @@ export interface WebhookRecord {
   createdAt: Date;
 }
 
+/** Attempts a delivery lists: its first cycle and a few redeliveries (`attemptCount` counts them all). */
+export const LISTED_ATTEMPTS = 20;
+
 export type MessageStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 export interface AttemptRecord {
@@ -33,7 +36,10 @@ export interface MessageRecord {
   dueAt: Date | null;
   attempt: number;
   createdAt: Date;
+  /** the latest LISTED_ATTEMPTS, oldest first */
   attempts: AttemptRecord[];
+  /** every attempt logged, redeliveries included */
+  attemptCount: number;
 }
 
 /** What the delivery worker reads to send one message. */

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfo } from '../common/pagination.js';
+import { LISTED_ATTEMPTS } from './webhook-records.js';
 
 /* The webhook API's GraphQL shapes (README "Receiving webhooks"). */
 
@@ -114,8 +115,12 @@ export class WebhookDelivery {
   nextAttemptAt!: Date | null;
   @Field()
   createdAt!: Date;
-  @Field(() => [WebhookAttempt], { description: 'Oldest first.' })
+  @Field(() => [WebhookAttempt], {
+    description: `The latest ${LISTED_ATTEMPTS} attempts, oldest first: every attempt of a message redelivered no more than a few times.`,
+  })
   attempts!: WebhookAttempt[];
+  @Field(() => Int, { description: 'Every attempt logged for this message, redeliveries included (attempts lists the latest).' })
+  attemptCount!: number;
 }
 
 @ObjectType({ description: 'A delivery with its cursor.' })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../database/prisma.service.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { WebhookEventType } from './webhook-events.js';
-import type { AttemptRecord, MessageRecord, WebhookRecord } from './webhook-records.js';
+import { type AttemptRecord, LISTED_ATTEMPTS, type MessageRecord, type WebhookRecord } from './webhook-records.js';
 
 /** The log keeps messages (and their attempts) this long. */
 export const RETENTION_DAYS = 14;
@@ -93,12 +93,17 @@ export class WebhooksRepository {
     return (await this.selectMessages(owned, 1))[0] ?? null;
   }
 
+  /**
+   * With the latest LISTED_ATTEMPTS attempts of each message, oldest first, and the count of all:
+   * redeliveries can grow one message's log without bound, and a page of them must not.
+   */
   private async selectMessages(where: Prisma.Sql, limit: number): Promise<MessageRecord[]> {
     type Row = Omit<MessageRecord, 'attempts'> & { attempts: (Omit<AttemptRecord, 'at'> & { at: string })[] | null };
     const rows = await this.prisma.background<Row>(Prisma.sql`
       SELECT m."id", m."webhookId", m."msgId", m."type", m."body", m."status", m."dueAt", m."attempt", m."createdAt",
              (SELECT json_agg(json_build_object('at', a."at", 'statusCode', a."statusCode", 'error', a."error", 'durationMs', a."durationMs") ORDER BY a."at", a."id")
-                FROM "WebhookAttempt" a WHERE a."messageId" = m."id") AS "attempts"
+                FROM (SELECT * FROM "WebhookAttempt" l WHERE l."messageId" = m."id" ORDER BY l."at" DESC, l."id" DESC LIMIT ${LISTED_ATTEMPTS}::int) a) AS "attempts",
+             (SELECT count(*)::int FROM "WebhookAttempt" c WHERE c."messageId" = m."id") AS "attemptCount"
       FROM "WebhookMessage" m
       WHERE ${where}
       ORDER BY m."createdAt" DESC, m."id" DESC

@@ -141,5 +141,6 @@ function toDelivery(m: MessageRecord): WebhookDelivery {
     nextAttemptAt: m.status === 'PENDING' ? m.dueAt : null,
     createdAt: m.createdAt,
     attempts: m.attempts,
+    attemptCount: m.attemptCount,
   };
 }

@@ -11,7 +11,7 @@ export const Q_MY_WEBHOOKS = `{ me { webhooks { id url events enabled disabledAt
 export const Q_DELIVERIES = `query($id: ID!, $first: Int, $after: String) {
   webhookDeliveries(webhookId: $id, first: $first, after: $after) {
     pageInfo { hasNextPage endCursor }
-    edges { cursor node { id webhookMessageId type payload status nextAttemptAt createdAt attempts { at statusCode error durationMs } } }
+    edges { cursor node { id webhookMessageId type payload status nextAttemptAt createdAt attemptCount attempts { at statusCode error durationMs } } }
   }
 }`;
 
@@ -26,6 +26,7 @@ export interface DeliveryT {
   nextAttemptAt: string | null;
   createdAt: string;
   attempts: { at: string; statusCode: number | null; error: string | null; durationMs: number }[];
+  attemptCount: number;
 }
 
 export async function createWebhook(client: GqlClient, url: string, events = ALL_EVENTS): Promise<{ id: string; secret: string }> {

@@ -84,7 +84,7 @@ export function simPlay(sim: Sim, tile: Tile, e: number): void {
   sim.passes = 0;
   if (points > 0) {
     sim.gained[team] += points;
-    if (!rules.playOut && sim.table.scores[team] + sim.gained[team] >= rules.targetScore) {
+    if (!rules.playOut && sim.table.scores[team] + sim.gained[team] >= rules.targetScore && aheadOfAll(sim, team)) {
       sim.winner = team;
       sim.over = true;
       return;
@@ -92,6 +92,12 @@ export function simPlay(sim: Sim, tile: Tile, e: number): void {
   }
   if (sim.hands[seat] === 0) return endRound(sim, seat);
   sim.turn = (seat + 1) % sim.hands.length;
+}
+
+/** As the engine's R22: a side that reaches the target wins only when every other side is below it. */
+function aheadOfAll(sim: Sim, team: number): boolean {
+  const mine = sim.table.scores[team] + sim.gained[team];
+  return sim.gained.every((gained, other) => other === team || sim.table.scores[other] + gained < mine);
 }
 
 function playableIn(board: FastBoard, hand: number): number {

@@ -30,6 +30,40 @@ describe('R22 end of game', () => {
     expect(r.state).toMatchObject({ status: 'IN_PROGRESS', scores: [250, 250, 0], winner: null });
     expect(r.state.round.number).toBe(2);
   });
+  it('[engine] after that split, a third side reaching the target from below does not win', () => {
+    // Seats 0 and 1 stand at 255 after a split; seat 2 leads 5-5 (10) to 250, level with nobody
+    // and below both: the highest score wins, so play goes on; its next score, which puts it
+    // ahead of both, wins.
+    const s = position({
+      seats: 3,
+      hands: [
+        ['6-0', '1-1'],
+        ['2-0', '0-0'],
+        ['5-5', '5-0', '3-3'],
+      ],
+      turn: 2,
+      scores: [255, 255, 240],
+    });
+    const r = play(s, '5-5');
+    expect(r.state).toMatchObject({ status: 'IN_PROGRESS', scores: [255, 255, 250], winner: null });
+    expect(r.events.map((e) => e.type)).toEqual(['TILE_PLAYED', 'TURN_PASSED', 'TURN_PASSED']);
+    const next = play(r.state, '5-0', 'LEFT'); // 5-5 + 0 = 10: 260, ahead of both
+    expect(next.state).toMatchObject({ status: 'FINISHED', scores: [255, 255, 260], winner: 2, winningSeat: 2 });
+  });
+  it('[engine] after that split, the next score that puts a side ahead of both wins', () => {
+    const s = position({
+      seats: 3,
+      hands: [
+        ['6-0', '1-1'],
+        ['2-0', '0-0'],
+        ['5-5', '3-3'],
+      ],
+      turn: 2,
+      scores: [250, 250, 245],
+    });
+    const r = play(s, '5-5'); // 10: 255 against 250 and 250
+    expect(r.state).toMatchObject({ status: 'FINISHED', scores: [250, 250, 255], winner: 2, winningSeat: 2 });
+  });
   it('[variant] playOut: the hand is played out; the highest score ≥ target wins', () => {
     const s = position({
       hands: [
