@@ -1,3 +1,6 @@
+import { createSocket } from 'node:dgram';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
 import { BlockedAddressError, guardedLookup, isPublicAddress, urlProblem } from './ssrf-guard.js';
 
 describe('the SSRF guard', () => {
@@ -71,5 +74,73 @@ describe('the SSRF guard', () => {
       guardedLookup(true)('localhost', {}, (e, a) => (e ? reject(e) : resolve(a as string))),
     );
     expect(isPublicAddress(allowed)).toBe(false);
+  });
+});
+
+/**
+ * A name server on 127.0.0.1 that answers `good.test` with a public IPv4 address (and no IPv6)
+ * and never answers anything else: an attacker's name server that swallows queries.
+ */
+async function nameServer(): Promise<{ address: string; queriesOf: (name: string) => number; close: () => void }> {
+  const socket = createSocket('udp4');
+  const asked: string[] = [];
+  socket.on('message', (query, peer) => {
+    let end = 12;
+    const labels: string[] = [];
+    while (query[end] !== 0) {
+      labels.push(query.subarray(end + 1, end + 1 + query[end]).toString());
+      end += query[end] + 1;
+    }
+    const type = query.readUInt16BE(end + 1);
+    asked.push(labels.join('.'));
+    if (labels.join('.') !== 'good.test') return;
+    const question = query.subarray(12, end + 5);
+    const answers = type === 1 ? [Buffer.from([0xc0, 12, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 93, 184, 216, 34])] : [];
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2); // the query's id
+    header.writeUInt16BE(0x8180, 2); // a response, recursion desired and available, no error
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(answers.length, 6);
+    socket.send(Buffer.concat([header, question, ...answers]), peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return { address: `127.0.0.1:${socket.address().port}`, queriesOf: (name) => asked.filter((a) => a === name).length, close: () => socket.close() };
+}
+
+describe('guardedLookup and a name server that never answers', () => {
+  const settled = (lookup: ReturnType<typeof guardedLookup>, name: string, order: string[]) =>
+    new Promise<Error | null>((resolve) =>
+      lookup(name, { all: true }, (e) => {
+        order.push(name);
+        resolve(e);
+      }),
+    );
+
+  it("resolves other names meanwhile, off libuv's thread pool, and gives up on it after one bounded try", async () => {
+    const server = await nameServer();
+    try {
+      const resolver = new Resolver({ timeout: 1000, tries: 1 });
+      resolver.setServers([server.address]);
+      const lookup = guardedLookup(false, resolver);
+      const order: string[] = [];
+      // More hanging names than the thread pool has threads (4) for getaddrinfo to block.
+      const hanging = Array.from({ length: 8 }, (_, i) => settled(lookup, `h${i}.swallowed.test`, order));
+      const good = await new Promise<LookupAddress[]>((resolve, reject) =>
+        lookup('good.test', { all: true }, (e, a) => (e ? reject(e) : resolve(a as LookupAddress[]))),
+      );
+      expect(good).toEqual([{ address: '93.184.216.34', family: 4 }]);
+      // The system resolver (getaddrinfo, on the thread pool) answers meanwhile too.
+      await new Promise((resolve, reject) => dnsLookup('localhost', (e, a) => (e ? reject(e) : resolve(a))));
+      expect(order).toEqual([]);
+      const errors = await Promise.all(hanging);
+      for (const e of errors) {
+        expect(e).toBeInstanceOf(BlockedAddressError);
+        expect((e as BlockedAddressError).detail).toMatch(/does not resolve: ETIMEOUT/);
+      }
+      // One try per name and family (A and AAAA): nothing keeps asking.
+      for (let i = 0; i < 8; i++) expect(server.queriesOf(`h${i}.swallowed.test`)).toBe(2);
+    } finally {
+      server.close();
+    }
   });
 });

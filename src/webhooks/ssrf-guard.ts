@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions, type LookupAllOptions } from 'node:dns';
+import { Resolver } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 
 /**
@@ -94,23 +95,61 @@ export class BlockedAddressError extends Error {
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type Lookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;
+/** What the guard asks of a resolver (node:dns/promises' Resolver; a test's may point elsewhere). */
+export type NameResolver = Pick<Resolver, 'resolve4' | 'resolve6'>;
+
+/**
+ * How long one DNS query of a webhook's host may take, asked once. The lookup does not run on
+ * libuv's thread pool, as `dns.lookup` (getaddrinfo) does: there at most two slow lookups run at
+ * a time, for the whole process, so a player's name server that never answers would hold up
+ * every other webhook's lookup and the database pool's own host name (a bounded request gives
+ * up, its getaddrinfo does not).
+ */
+export const RESOLVE_TIMEOUT_MS = 3000;
 
 /**
  * A `lookup` for http(s).request that resolves the name and refuses when any address it returns
  * is not public: the socket then connects to the address checked here, never to a re-resolution.
+ * The name is asked of DNS directly (c-ares, on the event loop, each query bounded), not of
+ * /etc/hosts; `localhost` names are loopback without asking (RFC 6761). With private addresses
+ * allowed (development, or receivers inside an operator's network) the system's resolver
+ * answers, /etc/hosts included.
  */
-export function guardedLookup(allowPrivate: boolean) {
-  return (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err && !allowPrivate) return callback(new BlockedAddressError(hostname, `${hostname} does not resolve: ${err.code ?? err.message}`), []);
-      if (err) return callback(err, []);
-      const list = addresses;
-      const bad = allowPrivate ? undefined : list.find((a) => !isPublicAddress(a.address));
-      if (bad) return callback(new BlockedAddressError(hostname, `${hostname} resolves to ${bad.address}, not a public address`), []);
-      if (list.length === 0 && !allowPrivate) return callback(new BlockedAddressError(hostname, `${hostname} has no address`), []);
-      if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-      if (options.all) return callback(null, list);
-      callback(null, list[0].address, list[0].family);
-    });
+export function guardedLookup(allowPrivate: boolean, resolver: NameResolver = new Resolver({ timeout: RESOLVE_TIMEOUT_MS, tries: 1 })): Lookup {
+  if (allowPrivate) return systemLookup;
+  return (hostname, options, callback) => {
+    publicAddressesOf(hostname, resolver).then(
+      (list) => (options.all ? callback(null, list) : callback(null, list[0].address, list[0].family)),
+      (err: Error) => callback(err, []),
+    );
   };
 }
+
+async function publicAddressesOf(hostname: string, resolver: NameResolver): Promise<LookupAddress[]> {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  if (name === 'localhost' || name.endsWith('.localhost'))
+    throw new BlockedAddressError(hostname, `${hostname} resolves to 127.0.0.1, not a public address`);
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+  if (v4.status === 'rejected' && v6.status === 'rejected') {
+    const err = v4.reason as NodeJS.ErrnoException;
+    throw new BlockedAddressError(hostname, `${hostname} does not resolve: ${err.code ?? err.message}`);
+  }
+  const list: LookupAddress[] = [
+    ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+    ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+  ];
+  const bad = list.find((a) => !isPublicAddress(a.address));
+  if (bad) throw new BlockedAddressError(hostname, `${hostname} resolves to ${bad.address}, not a public address`);
+  if (list.length === 0) throw new BlockedAddressError(hostname, `${hostname} has no address`);
+  return list;
+}
+
+const systemLookup: Lookup = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, list) => {
+    if (err) return callback(err, []);
+    if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+    if (options.all) return callback(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+};
