@@ -137,6 +137,9 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
   private async pruneNow(): Promise<void> {
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     const started = (this.lastPrune = Date.now());
-    while ((await this.repo.prune(PRUNE_BATCH)) === PRUNE_BATCH && Date.now() - started < PRUNE_BUDGET_MS);
+    for (;;) {
+      const deleted = await this.repo.prune(PRUNE_BATCH);
+      if (deleted !== PRUNE_BATCH || Date.now() - started >= PRUNE_BUDGET_MS) return;
+    }
   }
 }
