@@ -103,13 +103,15 @@ describe('board pictures and web pages over HTTP', () => {
     const idePage = await get('/graphql', { accept: 'text/html' });
     const ide = await idePage.text();
     expect(ide).toContain('AltairGraphQL.init');
-    // The IDE shares the client's origin (and its stored token): no other site may frame it.
-    expect(idePage.headers.get('x-frame-options')).toBe('DENY');
-    expect(idePage.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
-    expect((await get('/graphql-ide/styles.css')).headers.get('x-frame-options')).toBe('DENY');
+    // The IDE shares the client's origin (and its stored token): no other site may frame it (it
+    // frames its own sandbox page).
+    expect(idePage.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(idePage.headers.get('content-security-policy')).toBe("frame-ancestors 'self'");
+    expect((await get('/graphql-ide/iframe-sandbox/index.html')).headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect((await get('/graphql-ide/styles.css')).headers.get('x-content-type-options')).toBe('nosniff');
     // The client's own, stricter policy is left as it is.
     expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'self'/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(ide).not.toMatch(/https?:\/\/(?!www\.w3\.org)[a-z0-9.-]+\.[a-z]{2,}\//i); // nothing from a CDN
     expect((await get('/graphql-ide/styles.css')).status).toBe(200);
     // An unknown path is still the API's JSON 404, not the client's page.

@@ -163,7 +163,7 @@ function applyPlay(state: MatchState, seat: number, raw: Tile, rawEnd: End | nul
 /**
  * R22 [engine]: a score at or above the target wins only when no other side is level or ahead.
  * Without R20's block split that always holds (only one side scores at a time); after a split has
- * lifted two sides past the target together, a third side reaching it from below does not win.
+ * lifted several sides past the target together, another side reaching it from below does not win.
  */
 function leadsAlone(scores: readonly number[], team: number): boolean {
   return scores.every((score, other) => other === team || score < scores[team]);

@@ -65,7 +65,9 @@ export function endRound(d: Draft, kind: RoundEndKind, seat: number | null): Dra
     winningSeat = seat;
   } else {
     // R22 at a round's end: the highest score at or above the target wins; a tie for highest
-    // plays another round. Without playOut only the side that just scored can be there.
+    // plays another round. Without playOut a side is there only by this round's bonus, or by an
+    // earlier block split (several sides at once), which a play reaching the target but not
+    // ahead of them did not end (applyPlay).
     let top = -1;
     let leader = -1;
     let tied = false;

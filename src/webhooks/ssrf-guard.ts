@@ -1,6 +1,7 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOneOptions, type LookupAllOptions } from 'node:dns';
+import { ADDRCONFIG, lookup as dnsLookup, type LookupAddress, type LookupOneOptions, type LookupAllOptions } from 'node:dns';
 import { Resolver } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /**
  * No server-side request forgery: a webhook may only reach public addresses. Checked when an
@@ -96,44 +97,59 @@ export class BlockedAddressError extends Error {
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 type Lookup = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => void;
-/** What the guard asks of a resolver (node:dns/promises' Resolver; a test's may point elsewhere). */
-export type NameResolver = Pick<Resolver, 'resolve4' | 'resolve6'>;
+/** What the guard asks of a resolver: node:dns/promises' Resolver, or a test's. */
+export type NameResolver = Pick<Resolver, 'resolve4' | 'resolve6' | 'cancel'>;
+
+export interface GuardOptions {
+  /** A resolver for one lookup (it is cancelled when the lookup gives up). */
+  newResolver?: () => NameResolver;
+  /** How long one lookup may take, A and AAAA together. */
+  timeoutMs?: number;
+}
 
 /**
- * How long one DNS query of a webhook's host may take, asked once. The lookup does not run on
- * libuv's thread pool, as `dns.lookup` (getaddrinfo) does: there at most two slow lookups run at
- * a time, for the whole process, so a player's name server that never answers would hold up
- * every other webhook's lookup and the database pool's own host name (a bounded request gives
- * up, its getaddrinfo does not).
+ * How long the DNS lookup of a webhook's host may take. It does not run on libuv's thread pool,
+ * as `dns.lookup` (getaddrinfo) does: there at most two slow lookups run at a time, for the whole
+ * process, and a request that gives up does not stop its getaddrinfo, so a player's name server
+ * that never answers would hold up every other webhook's lookup and the database pool's own host
+ * name. c-ares retries on its own, with timeouts it adapts to the name server; this bounds the whole.
  */
-export const RESOLVE_TIMEOUT_MS = 3000;
+export const RESOLVE_TIMEOUT_MS = 5000;
 
 /**
  * A `lookup` for http(s).request that resolves the name and refuses when any address it returns
  * is not public: the socket then connects to the address checked here, never to a re-resolution.
- * The name is asked of DNS directly (c-ares, on the event loop, each query bounded), not of
- * /etc/hosts; `localhost` names are loopback without asking (RFC 6761). With private addresses
- * allowed (development, or receivers inside an operator's network) the system's resolver
- * answers, /etc/hosts included.
+ * The name is asked of DNS directly (c-ares, on the event loop), not of /etc/hosts; `localhost`
+ * names are loopback without asking (RFC 6761). With private addresses allowed (development, or
+ * receivers inside an operator's network) the system's resolver answers, /etc/hosts included.
  */
-export function guardedLookup(allowPrivate: boolean, resolver: NameResolver = new Resolver({ timeout: RESOLVE_TIMEOUT_MS, tries: 1 })): Lookup {
+export function guardedLookup(allowPrivate: boolean, options: GuardOptions = {}): Lookup {
   if (allowPrivate) return systemLookup;
-  return (hostname, options, callback) => {
-    publicAddressesOf(hostname, resolver).then(
-      (list) => (options.all ? callback(null, list) : callback(null, list[0].address, list[0].family)),
+  const newResolver = options.newResolver ?? (() => new Resolver({ tries: 2 }));
+  const timeoutMs = options.timeoutMs ?? RESOLVE_TIMEOUT_MS;
+  return (hostname, lookupOptions, callback) => {
+    publicAddressesOf(hostname, newResolver(), timeoutMs).then(
+      (found) => {
+        const list = usable(found, lookupOptions);
+        if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address this host can reach`), { code: 'ENOTFOUND' }), []);
+        if (lookupOptions.all) return callback(null, list);
+        callback(null, list[0].address, list[0].family);
+      },
       (err: Error) => callback(err, []),
     );
   };
 }
 
-async function publicAddressesOf(hostname: string, resolver: NameResolver): Promise<LookupAddress[]> {
+async function publicAddressesOf(hostname: string, resolver: NameResolver, timeoutMs: number): Promise<LookupAddress[]> {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   if (name === 'localhost' || name.endsWith('.localhost'))
     throw new BlockedAddressError(hostname, `${hostname} resolves to 127.0.0.1, not a public address`);
-  const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]);
+  const timer = setTimeout(() => resolver.cancel(), timeoutMs); // the pending queries fail ECANCELLED
+  const [v4, v6] = await Promise.allSettled([resolver.resolve4(name), resolver.resolve6(name)]).finally(() => clearTimeout(timer));
   if (v4.status === 'rejected' && v6.status === 'rejected') {
     const err = v4.reason as NodeJS.ErrnoException;
-    throw new BlockedAddressError(hostname, `${hostname} does not resolve: ${err.code ?? err.message}`);
+    const why = err.code === 'ECANCELLED' ? `no answer within ${timeoutMs} ms` : (err.code ?? err.message);
+    throw new BlockedAddressError(hostname, `${hostname} does not resolve: ${why}`);
   }
   const list: LookupAddress[] = [
     ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
@@ -143,6 +159,22 @@ async function publicAddressesOf(hostname: string, resolver: NameResolver): Prom
   if (bad) throw new BlockedAddressError(hostname, `${hostname} resolves to ${bad.address}, not a public address`);
   if (list.length === 0) throw new BlockedAddressError(hostname, `${hostname} has no address`);
   return list;
+}
+
+/**
+ * What getaddrinfo would have left of the addresses: the family asked for, and with ADDRCONFIG
+ * (net.connect asks for it) only the families this host has an address of its own in. Otherwise
+ * an IPv4-only host would try a dual-stack receiver's IPv6 addresses too, each attempt cut short.
+ */
+function usable(list: LookupAddress[], options: LookupOneOptions | LookupAllOptions): LookupAddress[] {
+  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
+  let kept = family === 4 || family === 6 ? list.filter((a) => a.family === family) : list;
+  if ((options.hints ?? 0) & ADDRCONFIG) {
+    const own = new Set<number>();
+    for (const i of Object.values(networkInterfaces()).flat()) if (i && !i.internal) own.add(i.family === 'IPv6' ? 6 : 4);
+    kept = kept.filter((a) => own.has(a.family));
+  }
+  return kept;
 }
 
 const systemLookup: Lookup = (hostname, options, callback) => {

@@ -119,7 +119,8 @@ export class WebhookDeliveriesRepository {
   async prune(limit: number): Promise<number> {
     const rows = await this.prisma.background(Prisma.sql`
       DELETE FROM "WebhookMessage" WHERE "id" IN (
-        SELECT "id" FROM "WebhookMessage" WHERE "createdAt" < now() - make_interval(days => ${RETENTION_DAYS}::int) ORDER BY "createdAt" LIMIT ${limit}::int)
+        SELECT "id" FROM "WebhookMessage" WHERE "createdAt" < now() - make_interval(days => ${RETENTION_DAYS}::int) ORDER BY "createdAt" LIMIT ${limit}::int
+        FOR UPDATE SKIP LOCKED)
       RETURNING "id"`);
     return rows.length;
   }

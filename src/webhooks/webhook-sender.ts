@@ -112,7 +112,7 @@ export class WebhookSender {
       }, this.options.timeoutMs);
       request.on('error', (e: NodeJS.ErrnoException) => {
         if (e instanceof BlockedAddressError) this.logger.warn(`webhook attempt refused: ${e.detail}`);
-        settle(answered ?? failed(e.code ? `${e.code}: ${e.message}` : e.message));
+        settle(answered ?? failed(describeError(e)));
       });
       request.end(body);
     });
@@ -130,4 +130,14 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/**
+ * What the delivery log says of a failed request. Trying a receiver's addresses one after another
+ * (IPv4 and IPv6) ends, when all fail, in an AggregateError whose own message is empty: its
+ * errors say what happened.
+ */
+function describeError(e: NodeJS.ErrnoException): string {
+  const message = e instanceof AggregateError && !e.message ? e.errors.map((inner: Error) => inner.message).join('; ') : e.message;
+  return e.code ? `${e.code}: ${message}` : message;
 }

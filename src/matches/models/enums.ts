@@ -175,7 +175,7 @@ registerEnumType(RoundEnd, {
   valuesMap: {
     DOMINO: { description: 'A player played their last tile.' },
     BLOCKED: { description: 'Nobody could play or draw.' },
-    MATCH_WON: { description: 'A play reached the target; no end-of-round bonus follows.' },
+    MATCH_WON: { description: 'A play reached the target, ahead of every other side; no end-of-round bonus follows.' },
     RESIGNED: { description: 'A resignation or a forfeit on time ended the match during this round (status UNFINISHED); nothing is awarded.' },
   },
 });
