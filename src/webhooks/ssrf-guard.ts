@@ -129,12 +129,7 @@ export function guardedLookup(allowPrivate: boolean, options: GuardOptions = {})
   const timeoutMs = options.timeoutMs ?? RESOLVE_TIMEOUT_MS;
   return (hostname, lookupOptions, callback) => {
     publicAddressesOf(hostname, newResolver(), timeoutMs).then(
-      (found) => {
-        const list = usable(found, lookupOptions);
-        if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address this host can reach`), { code: 'ENOTFOUND' }), []);
-        if (lookupOptions.all) return callback(null, list);
-        callback(null, list[0].address, list[0].family);
-      },
+      (found) => answer(callback, usable(found, lookupOptions), lookupOptions, `${hostname} has no address this host can reach`),
       (err: Error) => callback(err, []),
     );
   };
@@ -178,10 +173,14 @@ function usable(list: LookupAddress[], options: LookupOneOptions | LookupAllOpti
 }
 
 const systemLookup: Lookup = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, list) => {
-    if (err) return callback(err, []);
-    if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
-    if (options.all) return callback(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
+  dnsLookup(hostname, { ...options, all: true }, (err, list) =>
+    err ? callback(err, []) : answer(callback, list, options, `${hostname} has no address`),
+  );
 };
+
+/** Answers a lookup as `dns.lookup` would: every address when asked for all, else the first. */
+function answer(callback: LookupCallback, list: LookupAddress[], options: LookupOneOptions | LookupAllOptions, noAddress: string): void {
+  if (list.length === 0) return callback(Object.assign(new Error(noAddress), { code: 'ENOTFOUND' }), []);
+  if (options.all) return callback(null, list);
+  callback(null, list[0].address, list[0].family);
+}
