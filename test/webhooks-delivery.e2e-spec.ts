@@ -1,8 +1,8 @@
 import { PrismaService } from '../src/database/prisma.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { eventually } from './support/eventually.js';
-import { WebhookReceiver } from './support/webhook-receiver.js';
-import { botMatch, createWebhook, deliveries, M_DELETE_WEBHOOK } from './support/webhooks.js';
+import { type Received, WebhookReceiver } from './support/webhook-receiver.js';
+import { botMatch, createWebhook, deliveries, M_DELETE_WEBHOOK, M_REDELIVER } from './support/webhooks.js';
 
 /** How delivery copes with receivers that misbehave: none of them may hold up anyone else's messages. */
 describe('a receiver that never answers, beside a healthy one', () => {
@@ -209,5 +209,100 @@ describe('deliveries cut short', () => {
     );
     expect(d.attempts).toEqual([expect.objectContaining({ statusCode: 200 })]);
     expect(receiver.at('/kept')).toHaveLength(1); // sent once, not again when a lease ran out
+  });
+});
+
+describe('a receiver that fails', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await new WebhookReceiver().start();
+    // Holds of 1 s (the schedule's shortest and longest delay alike), batches of 10 per owner.
+    app = await startTestApp({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
+      SWEEP_BATCH_SIZE: '10',
+      SWEEP_INTERVAL_MS: '50',
+    });
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await app.close();
+  });
+
+  const Q_HOLD = `{ me { webhooks { id failingSince heldUntil } } }`;
+  type Hold = { failingSince: string | null; heldUntil: string | null };
+
+  it('is probed one message at a time once it has failed, not sent its whole backlog; a redelivery probes at once, and a delivery sends the rest', async () => {
+    let release = () => {};
+    const gate = new Promise<void>((done) => (release = done));
+    let gated = false;
+    const probes: Received[] = [];
+    receiver.answer = (r) => {
+      if (r.path !== '/down') return { status: 200 };
+      if (!gated) return { status: 500 };
+      probes.push(r);
+      return { status: 500, after: gate };
+    };
+    const p = await app.player('failing');
+    const w = await createWebhook(p, `${receiver.url}/down`, ['TURN']);
+    const hold = async () => (await p.request<{ me: { webhooks: Hold[] } }>(Q_HOLD)).me.webhooks[0];
+    const prisma = app.server.app.get(PrismaService);
+    const at = Date.now() - 60_000;
+    await prisma.webhookMessage.createMany({
+      data: Array.from({ length: 40 }, (_, i) => ({ webhookId: w.id, msgId: `msg_down${i}`, type: 'TURN', body: '{}', dueAt: new Date(at + i) })),
+    });
+
+    // The first batch fails: the endpoint is held.
+    const failing = await eventually(hold, (h) => h.heldUntil !== null, 'the endpoint held after its first failures');
+    expect(failing.failingSince).not.toBeNull();
+    const sentBefore = receiver.at('/down').length;
+    expect(sentBefore).toBeLessThanOrEqual(10);
+    const waiting = (await deliveries(p, w.id)).filter((d) => d.attemptCount === 0);
+    expect(waiting.length).toBeGreaterThanOrEqual(30);
+    for (const d of waiting) expect(new Date(d.nextAttemptAt!).getTime()).toBeGreaterThanOrEqual(new Date(failing.heldUntil!).getTime());
+
+    // Once the hold is over, one probe, which hangs: however long it takes, no other goes beside it.
+    gated = true;
+    await eventually(
+      () => probes.length,
+      (n) => n >= 1,
+      'a probe after the hold',
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(probes).toHaveLength(1);
+    expect(receiver.at('/down').length - sentBefore).toBeLessThanOrEqual(2); // a probe may have failed before the gate
+
+    // It fails too; then a redelivery ends the hold and is the next probe; it is delivered, and so is the rest.
+    gated = false;
+    receiver.answer = () => ({ status: 200 });
+    release();
+    await eventually(
+      () => deliveries(p, w.id),
+      (ds) =>
+        ds.some(
+          (d) =>
+            d.webhookMessageId === probes[0].id &&
+            d.attempts.at(-1)?.statusCode === 500 &&
+            d.attemptCount === receiver.at('/down').filter((r) => r.id === probes[0].id).length,
+        ),
+      'the probe recorded as failed',
+    );
+    const again = waiting.find((d) => d.webhookMessageId !== probes[0].id)!;
+    const sentThen = receiver.at('/down').length;
+    await p.request(M_REDELIVER, { id: again.id });
+    const [next] = await eventually(
+      () => receiver.at('/down').slice(sentThen),
+      (rs) => rs.length >= 1,
+      'the redelivered probe',
+    );
+    expect(next.id).toBe(again.webhookMessageId);
+    const all = await eventually(
+      () => deliveries(p, w.id),
+      (ds) => ds.length === 40 && ds.every((d) => d.status === 'DELIVERED'),
+      'the whole backlog delivered',
+    );
+    expect(all.every((d) => d.nextAttemptAt === null)).toBe(true);
+    expect(await hold()).toMatchObject({ failingSince: null, heldUntil: null });
   });
 });

@@ -8,6 +8,7 @@ const entry = (n: number): RecordedAttempt => ({
   status: 'DELIVERED',
   dueInMs: null,
   succeeded: true,
+  holdMs: null,
   disable: null,
 });
 

@@ -1,4 +1,4 @@
-import { DISABLE_AFTER_FAILING_MS, nextStep } from './retry-policy.js';
+import { DISABLE_AFTER_FAILING_MS, holdAfterFailure, nextStep } from './retry-policy.js';
 import type { AttemptOutcome } from './webhook-sender.js';
 
 const schedule = [5_000, 300_000, 1_800_000];
@@ -37,5 +37,25 @@ describe('nextStep (the retry policy)', () => {
     expect(nextStep(answered(500), 1, schedule, longAgo, now)).toEqual({ kind: 'failed', disable: expect.stringMatching(/5 days/) });
     const lately = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS + 1);
     expect(nextStep(answered(500), 1, schedule, lately, now).kind).toBe('retry');
+  });
+});
+
+describe('holdAfterFailure (a failing endpoint waits this long for its next probe)', () => {
+  const ago = (ms: number) => new Date(now.getTime() - ms);
+
+  it('holds at least the first delay of the schedule, after a first failure', () => {
+    expect(holdAfterFailure(now, now, schedule)).toBe(5_000);
+    expect(holdAfterFailure(ago(4_000), now, schedule)).toBe(5_000);
+  });
+
+  it('then as long as the endpoint has been failing: each probe that fails doubles the wait', () => {
+    expect(holdAfterFailure(ago(10_000), now, schedule)).toBe(10_000);
+    expect(holdAfterFailure(ago(20_000), now, schedule)).toBe(20_000);
+  });
+
+  it('up to the longest delay of the schedule', () => {
+    expect(holdAfterFailure(ago(1_800_000), now, schedule)).toBe(1_800_000);
+    expect(holdAfterFailure(ago(DISABLE_AFTER_FAILING_MS), now, schedule)).toBe(1_800_000);
+    expect(holdAfterFailure(ago(60_000), now, [50, 50, 50])).toBe(50);
   });
 });

@@ -28,3 +28,18 @@ export function nextStep(outcome: AttemptOutcome, attempt: number, scheduleMs: r
   const asked = (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
   return { kind: 'retry', delayMs: Math.max(asked, scheduled) };
 }
+
+/**
+ * How long a failing endpoint is held after a failed attempt: none of its messages is attempted
+ * before then, and then one at a time until one is delivered. As long as it has been failing, so
+ * its probes back off by doubling, from the schedule's first delay up to its longest. A receiver
+ * that is down, or a host that never asked for these requests, thus gets one request per hold
+ * rather than one per message and retry: no player can turn a stream of moves into a flood of
+ * requests at someone else's server.
+ *
+ * @param failingSince the endpoint's first failure since its last success (this one if none)
+ */
+export function holdAfterFailure(failingSince: Date, now: Date, scheduleMs: readonly number[]): number {
+  const failingFor = now.getTime() - failingSince.getTime();
+  return Math.min(Math.max(failingFor, scheduleMs[0]), Math.max(...scheduleMs));
+}

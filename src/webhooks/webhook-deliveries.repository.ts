@@ -19,6 +19,11 @@ export class WebhookDeliveriesRepository {
    * every slot, each slot that frees goes to someone else's message, not to the next of their
    * backlogs.
    *
+   * A failing endpoint (its latest attempt failed) is held: it offers no candidate until its
+   * `heldUntil`, then one, its newest due message, and none while an attempt of it is in flight
+   * (on any instance; two instances claiming at the same moment may each take one). The probe
+   * that delivers ends the failure streak, and the backlog flows again.
+   *
    * The candidates are each endpoint's oldest due messages (`perOwner` of them, or with more
    * endpoints due than the claim takes, its share of twice the claim), the endpoints with pending
    * messages found by a loose scan of a partial index (one probe each): the claim's cost grows with
@@ -47,9 +52,21 @@ export class WebhookDeliveriesRepository {
         SELECT r."id", r."dueAt", r.n + COALESCE(busy.n, 0) AS load
         FROM (SELECT d."id", d."dueAt", o."playerId", row_number() OVER (PARTITION BY o."playerId" ORDER BY d."dueAt") AS n
               FROM endpoints e JOIN "Webhook" o ON o."id" = e.id
-              CROSS JOIN LATERAL (SELECT x."id", x."dueAt" FROM "WebhookMessage" x
-                                  WHERE x."webhookId" = e.id AND x."dueAt" IS NOT NULL AND x."dueAt" <= now()
-                                  ORDER BY x."dueAt" LIMIT (SELECT n FROM share)) d) r
+              CROSS JOIN LATERAL (
+                (SELECT x."id", x."dueAt" FROM "WebhookMessage" x
+                 WHERE (o."failingSince" IS NULL OR o."disabledAt" IS NOT NULL)
+                   AND x."webhookId" = e.id AND x."dueAt" IS NOT NULL AND x."dueAt" <= now()
+                 ORDER BY x."dueAt" LIMIT (SELECT n FROM share))
+                UNION ALL
+                -- A failing endpoint is probed: once its hold is over, one message, and none while
+                -- one is in flight. The newest due one (a redelivery, say): the older ones wait
+                -- for the receiver to answer again anyway.
+                (SELECT x."id", x."dueAt" FROM "WebhookMessage" x
+                 WHERE o."failingSince" IS NOT NULL AND o."disabledAt" IS NULL AND (o."heldUntil" IS NULL OR o."heldUntil" <= now())
+                   AND x."webhookId" = e.id AND x."dueAt" IS NOT NULL AND x."dueAt" <= now()
+                   AND NOT EXISTS (SELECT 1 FROM "WebhookMessage" f
+                                   WHERE f."webhookId" = e.id AND f."dueAt" > now() AND f."claimedUntil" > now())
+                 ORDER BY x."dueAt" DESC LIMIT 1)) d) r
         LEFT JOIN unnest(${[...running.keys()]}::uuid[], ${[...running.values()]}::int[]) AS busy(owner, n) ON busy.owner = r."playerId"
         WHERE r.n <= ${perOwner}::int - COALESCE(busy.n, 0)
         ORDER BY load, r."dueAt" LIMIT ${limit * 2}::int)
@@ -74,7 +91,7 @@ export class WebhookDeliveriesRepository {
 
   /**
    * Attempts' outcomes in one statement: each attempt logged, its message settled or scheduled
-   * again, and each endpoint's failure streak (and disabled state) updated from its latest
+   * again, and each endpoint's failure streak, hold and disabled state updated from its latest
    * outcome. An endpoint that was and stays healthy is not written. A message deleted while its
    * attempt was in flight (its endpoint deleted, or pruned) is skipped: attempts are logged only
    * for the messages the update found (and now holds locked), so it is no foreign-key error that
@@ -87,8 +104,9 @@ export class WebhookDeliveriesRepository {
         SELECT * FROM unnest(
           ${col((o) => o.messageId)}::uuid[], ${col((o) => o.webhookId)}::uuid[], ${col((o) => o.attempt.at)}::timestamptz[],
           ${col((o) => o.attempt.statusCode)}::int[], ${col((o) => o.attempt.error)}::text[], ${col((o) => o.attempt.durationMs)}::int[],
-          ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[], ${col((o) => o.disable)}::text[]
-        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, disable)),
+          ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[],
+          ${col((o) => o.holdMs)}::float8[], ${col((o) => o.disable)}::text[]
+        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, hold_ms, disable)),
       messages AS (
         UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1, "claimedUntil" = NULL,
           "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
@@ -98,10 +116,12 @@ export class WebhookDeliveriesRepository {
         INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
         SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x JOIN messages ON messages."id" = x.message),
       endpoints AS (
-        SELECT webhook, (array_agg(ok ORDER BY at DESC))[1] AS ok, min(at) FILTER (WHERE NOT ok) AS first_failure, max(disable) AS disable
+        SELECT webhook, (array_agg(ok ORDER BY at DESC))[1] AS ok, (array_agg(hold_ms ORDER BY at DESC))[1] AS hold_ms,
+               min(at) FILTER (WHERE NOT ok) AS first_failure, max(disable) AS disable
         FROM x GROUP BY webhook)
       UPDATE "Webhook" w SET
         "failingSince" = CASE WHEN e.ok THEN NULL ELSE COALESCE(w."failingSince", e.first_failure) END,
+        "heldUntil" = CASE WHEN e.ok THEN NULL ELSE now() + make_interval(secs => e.hold_ms / 1000) END,
         "disabledAt" = CASE WHEN e.disable IS NULL THEN w."disabledAt" ELSE COALESCE(w."disabledAt", now()) END,
         "disabledReason" = COALESCE(w."disabledReason", e.disable)
       FROM endpoints e

@@ -10,6 +10,8 @@ export interface WebhookRecord {
   disabledAt: Date | null;
   disabledReason: string | null;
   failingSince: Date | null;
+  /** while failing: no attempt before this time, then one at a time until one is delivered */
+  heldUntil: Date | null;
   createdAt: Date;
 }
 
@@ -71,6 +73,8 @@ export interface RecordedAttempt {
   dueInMs: number | null;
   /** the attempt delivered (the endpoint's failure streak ends) */
   succeeded: boolean;
+  /** after a failure: how long the endpoint is held (no attempt of it before then, then one at a time) */
+  holdMs: number | null;
   /** why the endpoint is disabled now, if it is */
   disable: string | null;
 }

@@ -73,6 +73,12 @@ export class Webhook {
   disabledReason!: string | null;
   @Field(() => Date, { nullable: true, description: 'The first failed attempt since the last success; null while healthy.' })
   failingSince!: Date | null;
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'While failing: no message is attempted before this time; then one at a time until one is delivered, which ends the streak and sends the rest. Each failed attempt sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest). redeliverWebhook and updateWebhook(enabled: true) end it at once.',
+  })
+  heldUntil!: Date | null;
   @Field(() => Date, { nullable: true, description: 'The last secret rotation: for 24 h after it, messages carry both signatures.' })
   secretRotatedAt!: Date | null;
   @Field({ description: 'When it was added.' })
@@ -111,7 +117,7 @@ export class WebhookDelivery {
   payload!: string;
   @Field(() => WebhookDeliveryStatus, { description: 'Where it stands: PENDING until an attempt delivers it or it fails for good.' })
   status!: WebhookDeliveryStatus;
-  @Field(() => Date, { nullable: true, description: 'When the next attempt is due (PENDING only).' })
+  @Field(() => Date, { nullable: true, description: "When the next attempt is due (PENDING only); not before its endpoint's heldUntil." })
   nextAttemptAt!: Date | null;
   @Field()
   createdAt!: Date;

@@ -7,7 +7,7 @@ import { type AttemptRecord, LISTED_ATTEMPTS, type MessageRecord, type WebhookRe
 /** The log keeps messages (and their attempts) this long. */
 export const RETENTION_DAYS = 14;
 
-const endpointColumns = Prisma.sql`"id", "playerId", "url", "events", "rotatedAt", "disabledAt", "disabledReason", "failingSince", "createdAt"`;
+const endpointColumns = Prisma.sql`"id", "playerId", "url", "events", "rotatedAt", "disabledAt", "disabledReason", "failingSince", "heldUntil", "createdAt"`;
 
 /**
  * A player's side of webhooks: their endpoints, the delivery log, redelivery. The sweeper's side
@@ -47,7 +47,7 @@ export class WebhooksRepository {
     return rows[0] ?? null;
   }
 
-  /** Changes what is given; enabling clears the disabled state and the failure streak. */
+  /** Changes what is given; enabling clears the disabled state, the failure streak and its hold. */
   async update(
     id: string,
     playerId: string,
@@ -59,7 +59,8 @@ export class WebhooksRepository {
         "events" = COALESCE(${change.events ?? null}::text[], "events"),
         "disabledAt" = CASE WHEN ${change.enabled ?? null}::boolean IS NULL THEN "disabledAt" WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE COALESCE("disabledAt", now()) END,
         "disabledReason" = CASE WHEN ${change.enabled ?? null}::boolean IS NULL THEN "disabledReason" WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE COALESCE("disabledReason", 'disabled by its owner') END,
-        "failingSince" = CASE WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE "failingSince" END
+        "failingSince" = CASE WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE "failingSince" END,
+        "heldUntil" = CASE WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE "heldUntil" END
       WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid
       RETURNING ${endpointColumns}`);
     return rows[0] ?? null;
@@ -100,7 +101,9 @@ export class WebhooksRepository {
   private async selectMessages(where: Prisma.Sql, limit: number): Promise<MessageRecord[]> {
     type Row = Omit<MessageRecord, 'attempts'> & { attempts: (Omit<AttemptRecord, 'at'> & { at: string })[] | null };
     const rows = await this.prisma.background<Row>(Prisma.sql`
-      SELECT m."id", m."webhookId", m."msgId", m."type", m."body", m."status", m."dueAt", m."attempt", m."createdAt",
+      SELECT m."id", m."webhookId", m."msgId", m."type", m."body", m."status", m."attempt", m."createdAt",
+             -- a message of a held endpoint is not attempted before the hold ends
+             CASE WHEN m."dueAt" IS NOT NULL THEN GREATEST(m."dueAt", (SELECT w."heldUntil" FROM "Webhook" w WHERE w."id" = m."webhookId")) END AS "dueAt",
              (SELECT json_agg(json_build_object('at', a."at", 'statusCode', a."statusCode", 'error', a."error", 'durationMs', a."durationMs") ORDER BY a."at", a."id")
                 FROM (SELECT * FROM "WebhookAttempt" l WHERE l."messageId" = m."id" ORDER BY l."at" DESC, l."id" DESC LIMIT ${LISTED_ATTEMPTS}::int) a) AS "attempts",
              (SELECT count(*)::int FROM "WebhookAttempt" c WHERE c."messageId" = m."id") AS "attemptCount"
@@ -113,15 +116,19 @@ export class WebhooksRepository {
 
   /**
    * Schedules a message again, due now, with a fresh attempt count; same row, so the same
-   * `webhook-id`. Not while an attempt of it is in flight (claimed, its lease not over): made due,
+   * `webhook-id`. A failing endpoint's hold ends: this message is its next probe. Not while an attempt of it is in flight (claimed, its lease not over): made due,
    * it would be claimed and sent again at once, beside that attempt, which is the redelivery.
    * @returns whether it was scheduled
    */
   async redeliver(id: string): Promise<boolean> {
     const rows = await this.prisma.background(Prisma.sql`
-      UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0
-      WHERE "id" = ${id}::uuid AND ("claimedUntil" IS NULL OR "claimedUntil" <= now())
-      RETURNING "id"`);
+      WITH message AS (
+        UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0
+        WHERE "id" = ${id}::uuid AND ("claimedUntil" IS NULL OR "claimedUntil" <= now())
+        RETURNING "id", "webhookId"),
+      endpoint AS (
+        UPDATE "Webhook" w SET "heldUntil" = NULL FROM message WHERE w."id" = message."webhookId" AND w."heldUntil" IS NOT NULL)
+      SELECT "id" FROM message`);
     return rows.length > 0;
   }
 }

@@ -126,6 +126,7 @@ function toWebhook(w: WebhookRecord): Webhook {
     disabledAt: w.disabledAt,
     disabledReason: w.disabledReason,
     failingSince: w.failingSince,
+    heldUntil: w.heldUntil,
     secretRotatedAt: w.rotatedAt,
     createdAt: w.createdAt,
   };
