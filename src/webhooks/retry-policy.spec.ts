@@ -44,18 +44,26 @@ describe('holdAfterFailure (a failing endpoint waits this long for its next prob
   const ago = (ms: number) => new Date(now.getTime() - ms);
 
   it('holds at least the first delay of the schedule, after a first failure', () => {
-    expect(holdAfterFailure(now, now, schedule)).toBe(5_000);
-    expect(holdAfterFailure(ago(4_000), now, schedule)).toBe(5_000);
+    expect(holdAfterFailure(timedOut, now, now, schedule)).toBe(5_000);
+    expect(holdAfterFailure(timedOut, ago(4_000), now, schedule)).toBe(5_000);
   });
 
   it('then as long as the endpoint has been failing: each probe that fails doubles the wait', () => {
-    expect(holdAfterFailure(ago(10_000), now, schedule)).toBe(10_000);
-    expect(holdAfterFailure(ago(20_000), now, schedule)).toBe(20_000);
+    expect(holdAfterFailure(timedOut, ago(10_000), now, schedule)).toBe(10_000);
+    expect(holdAfterFailure(timedOut, ago(20_000), now, schedule)).toBe(20_000);
   });
 
   it('up to the longest delay of the schedule', () => {
-    expect(holdAfterFailure(ago(1_800_000), now, schedule)).toBe(1_800_000);
-    expect(holdAfterFailure(ago(DISABLE_AFTER_FAILING_MS), now, schedule)).toBe(1_800_000);
-    expect(holdAfterFailure(ago(60_000), now, [50, 50, 50])).toBe(50);
+    expect(holdAfterFailure(timedOut, ago(1_800_000), now, schedule)).toBe(1_800_000);
+    expect(holdAfterFailure(timedOut, ago(DISABLE_AFTER_FAILING_MS), now, schedule)).toBe(1_800_000);
+    expect(holdAfterFailure(timedOut, ago(60_000), now, [50, 50, 50])).toBe(50);
+  });
+
+  it("as long as a 429's or 503's Retry-After asks when that is longer, up to a day", () => {
+    expect(holdAfterFailure(answered(429, 60_000), now, now, schedule)).toBe(60_000);
+    expect(holdAfterFailure(answered(503, 3 * 3_600_000), ago(1_800_000), now, schedule)).toBe(3 * 3_600_000);
+    expect(holdAfterFailure(answered(429, 1_000), ago(10_000), now, schedule)).toBe(10_000);
+    expect(holdAfterFailure(answered(500, 60_000), now, now, schedule)).toBe(5_000);
+    expect(holdAfterFailure(answered(429, 10 * 86_400_000), now, now, schedule)).toBe(86_400_000);
   });
 });

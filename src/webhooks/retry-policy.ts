@@ -25,8 +25,13 @@ export function nextStep(outcome: AttemptOutcome, attempt: number, scheduleMs: r
   const scheduled = scheduleMs[attempt - 1];
   // Retry-After says "not before": it can put an attempt off (up to a day), never bring it forward,
   // so a receiver answering `Retry-After: 0` does not turn the schedule into a tight loop.
-  const asked = (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
-  return { kind: 'retry', delayMs: Math.max(asked, scheduled) };
+  return { kind: 'retry', delayMs: Math.max(askedDelay(outcome), scheduled) };
+}
+
+/** The delay a 429 or 503 asked for with its Retry-After (at most a day), or 0. */
+function askedDelay(outcome: AttemptOutcome): number {
+  const status = outcome.statusCode;
+  return (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
 }
 
 /**
@@ -35,11 +40,13 @@ export function nextStep(outcome: AttemptOutcome, attempt: number, scheduleMs: r
  * its probes back off by doubling, from the schedule's first delay up to its longest. A receiver
  * that is down, or a host that never asked for these requests, thus gets one request per hold
  * rather than one per message and retry: no player can turn a stream of moves into a flood of
- * requests at someone else's server.
+ * requests at someone else's server. A receiver that asked for time (a 429 or 503 with a longer
+ * Retry-After) gets what it asked, up to a day, for all of its messages, not just this one.
  *
  * @param failingSince the endpoint's first failure since its last success (this one if none)
  */
-export function holdAfterFailure(failingSince: Date, now: Date, scheduleMs: readonly number[]): number {
+export function holdAfterFailure(outcome: AttemptOutcome, failingSince: Date, now: Date, scheduleMs: readonly number[]): number {
   const failingFor = now.getTime() - failingSince.getTime();
-  return Math.min(Math.max(failingFor, scheduleMs[0]), Math.max(...scheduleMs));
+  const backoff = Math.min(Math.max(failingFor, scheduleMs[0]), Math.max(...scheduleMs));
+  return Math.max(backoff, askedDelay(outcome));
 }

@@ -125,7 +125,7 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
       await this.log.record({ ...base, status: 'DELIVERED', dueInMs: null, succeeded: true, holdMs: null, disable: null });
       return;
     }
-    const failed = { ...base, succeeded: false, holdMs: holdAfterFailure(m.failingSince ?? at, now, schedule) };
+    const failed = { ...base, succeeded: false, holdMs: holdAfterFailure(outcome, m.failingSince ?? at, now, schedule) };
     if (step.kind === 'retry') {
       await this.log.record({ ...failed, status: 'PENDING', dueInMs: step.delayMs, disable: null });
     } else {

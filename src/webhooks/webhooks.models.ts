@@ -76,7 +76,7 @@ export class Webhook {
   @Field(() => Date, {
     nullable: true,
     description:
-      'While failing: no message is attempted before this time; then one at a time until one is delivered, which ends the streak and sends the rest. Each failed attempt sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest). redeliverWebhook and updateWebhook(enabled: true) end it at once.',
+      'While failing: no message is attempted before this time; then one at a time until one is delivered, which ends the streak and sends the rest. Each failed attempt sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest), or as the Retry-After of a 429 or 503 asks when that is longer (up to 24 h). redeliverWebhook and updateWebhook(enabled: true) end it at once.',
   })
   heldUntil!: Date | null;
   @Field(() => Date, { nullable: true, description: 'The last secret rotation: for 24 h after it, messages carry both signatures.' })
