@@ -18,6 +18,7 @@ import { HealthModule } from './health/health.module.js';
 import { HistoryModule } from './history/history.module.js';
 import { LimitsModule } from './limits/limits.module.js';
 import { QueryLimits } from './limits/query-limits.js';
+import { DateTimeScalar } from './graphql/date-time.scalar.js';
 import { WsConnections } from './limits/ws-connections.js';
 import { MatchesModule } from './matches/matches.module.js';
 import { commandTimingPlugin } from './metrics/command-timing.plugin.js';
@@ -81,6 +82,7 @@ export class AppModule {
             return {
               autoSchemaFile: true,
               sortSchema: true,
+              buildSchemaOptions: { scalarsMap: [{ type: Date, scalar: DateTimeScalar }] },
               // The CDN GraphiQL page stays off; the offline IDE (src/web) takes its place.
               graphiql: false,
               // The query limits (src/limits): the same parse, validation and cost checks as graphql-ws below.

@@ -4,6 +4,8 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
 import { answerBodyRefusalsAsGraphql } from './graphql/body-refusals.js';
+import { refuseWhatApolloCannotAnswer } from './graphql/early-refusals.js';
+import { QueryLimits } from './limits/query-limits.js';
 import { StartupRefusal } from './common/start-failure.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
@@ -52,6 +54,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     if (options.logger !== false) app.useLogger(app.get(Logger));
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     answerBodyRefusalsAsGraphql(app.getHttpAdapter().getInstance());
+    refuseWhatApolloCannotAnswer(app.getHttpAdapter().getInstance(), app.get(QueryLimits));
     refuseFraming(app.getHttpAdapter().getInstance());
     app.flushLogs();
     if (migrations && options.logger !== false) logMigrations(app.get(Logger), migrations);

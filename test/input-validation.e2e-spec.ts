@@ -1,6 +1,8 @@
+import { connect } from 'node:net';
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/app.js';
 import type { GqlClient } from './support/gql.js';
+import { RawWs } from './support/raw-ws.js';
 
 const M_REGISTER = `mutation($name: String!) { registerPlayer(name: $name) { player { id name } } }`;
 const M_CREATE = `mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }`;
@@ -83,4 +85,127 @@ describe('client mistakes are client errors', () => {
       (await app.anon.request<{ leaderboard: { totalCount: number } }>(Q_LEADERS, { after: b64(`${2 ** 31 - 1}|0|${id}`) })).leaderboard.totalCount,
     ).toBe(0);
   });
+
+  it('a from or to that is no string is refused, as a literal (GRAPHQL_VALIDATION_FAILED) and as a variable (BAD_USER_INPUT)', async () => {
+    // As literals they read as no value at all: the filter was dropped and everything matched.
+    for (const literal of ['-1', '{}', '1e400', 'true', '[]'])
+      expect(await app.anon.errorCode(`{ matches(from: ${literal}) { totalCount } }`)).toBe('GRAPHQL_VALIDATION_FAILED');
+    for (const value of [true, 1, -1, {}, ['2020-01-01T00:00:00.000Z']])
+      expect(await app.anon.errorCode(Q_MATCHES, { to: value })).toBe('BAD_USER_INPUT');
+    const none = await app.anon.request<{ matches: { totalCount: number } }>(`{ matches(to: "1999-01-01T00:00:00Z") { totalCount } }`);
+    expect(none.matches.totalCount).toBe(0);
+  });
+
+  it('a webhook URL with a NUL, a control character or a space is BAD_USER_INPUT, also for an endpoint that is not there', async () => {
+    const M_CREATE_WEBHOOK = `mutation($url: String!) { createWebhook(input: { url: $url, events: [TURN] }) { webhook { id } } }`;
+    const M_UPDATE_WEBHOOK = `mutation($id: ID!, $url: String!) { updateWebhook(id: $id, input: { url: $url }) { id } }`;
+    for (const url of [
+      'https://example.com/a\u0000b',
+      'https://example.com/?q=\u0000',
+      'https://example.com/#\u0000',
+      'https://example.com/a b',
+      'https://example.com/\n',
+    ]) {
+      expect(await ann.errorCode(M_CREATE_WEBHOOK, { url })).toBe('BAD_USER_INPUT');
+      expect(await ann.errorCode(M_UPDATE_WEBHOOK, { id: '00000000-0000-4000-8000-000000000000', url })).toBe('BAD_USER_INPUT');
+    }
+    expect((await ann.request<{ me: { webhooks: unknown[] } }>('{ me { webhooks { id } } }')).me.webhooks).toEqual([]);
+  });
 });
+
+describe('documents graphql-js cannot validate or run, and requests Apollo cannot read: refused, never a server error', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(() => app.close());
+
+  const post = async (body: unknown) => {
+    const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] };
+    return { status: res.status, code: json.errors?.[0]?.extensions?.code, message: json.errors?.[0]?.message };
+  };
+  const conditioned = { status: 400, code: 'GRAPHQL_VALIDATION_FAILED', message: expect.stringMatching(/must not use `@skip` or `@include`/) };
+
+  it('a subscription with @skip or @include on its root field, sent over HTTP: GRAPHQL_VALIDATION_FAILED (HTTP 400)', async () => {
+    // graphql-js 16's own rule threw on the variable; Apollo answered HTTP 500.
+    expect(await post({ query: 'subscription($s: Boolean!) { myTurns @skip(if: $s) { id } }', variables: { s: false } })).toEqual(conditioned);
+    expect(
+      await post({ query: 'query Q { __typename } subscription S($s: Boolean!) { myTurns @include(if: $s) { id } }', operationName: 'Q' }),
+    ).toEqual(conditioned);
+    expect(await post({ query: 'subscription { ...F } fragment F on Subscription { myTurns @ skip(if: true) { id } }' })).toEqual(conditioned);
+    // On a field below the root they are allowed: only the transport refuses it.
+    expect(await post({ query: 'subscription($s: Boolean!) { myTurns { id @skip(if: $s) } }', variables: { s: false } })).toMatchObject({
+      status: 400,
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  it('the same over graphql-ws: an error message for that operation, and the socket stays open', async () => {
+    const ws = new RawWs(app.url);
+    await ws.ready();
+    const id = '00000000-0000-4000-8000-000000000000';
+    const documents = [
+      [`subscription { matchEvents(matchId: "${id}") @skip(if: true) { seq } }`, {}],
+      ['subscription($s: Boolean!) { myTurns @include(if: $s) { id } }', { s: true }],
+      [`subscription { ... on Subscription { matchEvents(matchId: "${id}") @include(if: false) { seq } } }`, {}],
+      [`subscription($s: Boolean!) { ...F } fragment F on Subscription { matchEvents(matchId: "${id}") @skip(if: $s) { seq } }`, { s: false }],
+    ] as const;
+    documents.forEach(([query, variables], i) => ws.subscribe(`s${i}`, query, variables));
+    await ws.until(() => documents.every((_, i) => ws.of(`s${i}`).length > 0));
+    for (let i = 0; i < documents.length; i++)
+      expect(ws.of(`s${i}`)).toEqual([
+        {
+          id: `s${i}`,
+          type: 'error',
+          payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })],
+        },
+      ]);
+    ws.subscribe('q', '{ __typename }');
+    await ws.until(() => ws.of('q').some((m) => m.type === 'complete'));
+    expect(ws.closeCode).toBeNull();
+    ws.terminate();
+  });
+
+  it("a message of the server's side of the protocol from a client: closed with 4400 (the protocol's code), not 4500", async () => {
+    for (const type of ['connection_ack', 'next', 'error']) {
+      const ws = new RawWs(app.url);
+      await ws.ready();
+      ws.send(type === 'connection_ack' ? { type } : { id: '1', type, payload: type === 'next' ? { data: {} } : [{ message: 'x' }] });
+      expect(await ws.closed()).toBe(4400);
+      expect(ws.closeReason).toBe(`Unexpected message of type ${type} received`);
+    }
+  });
+
+  it('a request without a Host header, or with one that names no host: BAD_REQUEST (HTTP 400)', async () => {
+    const { port } = new URL(app.url);
+    const body = JSON.stringify({ query: '{ __typename }' });
+    for (const host of [null, '', 'exa mple', '[', ':80']) {
+      const head = [
+        `POST /graphql HTTP/${host === null ? '1.0' : '1.1'}`,
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+        'Connection: close',
+      ];
+      if (host !== null) head.push(`Host: ${host}`);
+      const answer = await rawHttp(Number(port), `${head.join('\r\n')}\r\n\r\n${body}`);
+      expect({ host, status: answer.status }).toEqual({ host, status: 400 });
+      expect(JSON.parse(answer.body)).toEqual({ errors: [{ message: expect.stringMatching(/Host/), extensions: { code: 'BAD_REQUEST' } }] });
+    }
+    expect((await post({ query: '{ __typename }' })).status).toBe(200);
+  });
+});
+
+/** One HTTP exchange written by hand (fetch always sends a Host header): the status and the body. */
+function rawHttp(port: number, request: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let response = '';
+    socket.on('data', (chunk: Buffer) => (response += chunk.toString()));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const [head, ...rest] = response.split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body: rest.join('\r\n\r\n') });
+    });
+  });
+}

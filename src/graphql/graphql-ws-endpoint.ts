@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
-import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { QueryLimits } from '../limits/query-limits.js';
@@ -16,6 +15,7 @@ import { WsKeepAlive } from '../realtime/ws-keepalive.js';
 import { formatError } from './format-error.js';
 import { graphqlContext, graphqlWsOnConnect, graphqlWsOnSubscribe, graphqlWsOnSubscription, type TransportDeps } from './graphql-context.js';
 import { graphqlWsLimitOptions } from './graphql-ws-options.js';
+import { serveGraphqlWs } from './graphql-ws-server.js';
 
 /** Where graphql-ws is served: the same path as GraphQL over HTTP. */
 export const GRAPHQL_PATH = '/graphql';
@@ -61,7 +61,7 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
     const schema = () => this.modules.get(GraphQLSchemaHost, { strict: false }).schema;
     const wss = new WebSocketServer({ noServer: true, path: GRAPHQL_PATH });
     this.wss = wss;
-    this.disposable = useServer(
+    this.disposable = serveGraphqlWs(
       {
         schema,
         context: graphqlContext(transport),
@@ -86,10 +86,7 @@ export class GraphqlWsEndpoint implements OnModuleDestroy {
         },
       },
       wss,
-      // No keep-alive of graphql-ws's own: WsKeepAlive pings every socket from one timer.
-      0,
     );
-    // After useServer: its per-socket error listener is replaced by the limits' quieter one.
     applyWsServerLimits(wss, this.connections, this.config.limits.ws);
     httpServer.on('upgrade', (req, socket, head) => {
       // An upgrade to any other path is dropped instead of left open.

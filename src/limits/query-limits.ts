@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import type { Limits } from '../config/limits.config.js';
 import { queryCostError } from './query-cost.js';
+import { subscriptionRootConditionErrors } from './subscription-root.js';
 
 /**
  * The query limits, defined once and applied by both transports: Apollo (HTTP) takes
@@ -66,8 +67,17 @@ export class QueryLimits {
     });
   }
 
+  /** graphql-js's rules and the limits, after the one check graphql-js 16 cannot run itself (subscription-root.ts). */
   validate(schema: GraphQLSchema, document: DocumentNode): readonly GraphQLError[] {
-    return validate(schema, document, [...specifiedRules, ...this.validationRules]).map((e) => this.withoutSuggestions(e));
+    const conditioned = subscriptionRootConditionErrors(document);
+    if (conditioned.length > 0) return conditioned;
+    try {
+      return validate(schema, document, [...specifiedRules, ...this.validationRules]).map((e) => this.withoutSuggestions(e));
+    } catch (e) {
+      // A rule that throws instead of reporting (as graphql-js 16's single-root-field rule did) refuses the document, no more.
+      if (e instanceof GraphQLError) return [e];
+      throw e;
+    }
   }
 
   costError(

@@ -14,12 +14,11 @@ export function applyWsServerLimits(wss: WebSocketServer, connections: WsConnect
     connections.admit(info.req)
       ? done(true)
       : done(false, 429, `Too many connections from this address (WS_MAX_SOCKETS_PER_ADDRESS = ${limits.maxSocketsPerAddress})`);
-  // graphql-ws prints every socket error to the console, an oversized message included: one line
-  // of stack per attempt, which a client could use to flood the log. The socket is closed by ws
-  // itself (1009, or the peer is gone); a debug line is enough.
+  // A socket error (an oversized message included) is no server failure: ws closes the socket
+  // itself (1009, or the peer is gone). graphql-ws's own adapter printed a stack for each, which a
+  // client could use to flood the log; a debug line is enough.
   const logger = new Logger('WebSocket');
   wss.on('connection', (socket: WebSocket) => {
-    socket.removeAllListeners('error');
     socket.on('error', (err: Error) => logger.debug(`socket error: ${err.message}`));
   });
 }

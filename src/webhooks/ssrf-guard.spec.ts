@@ -49,6 +49,17 @@ describe('the SSRF guard', () => {
     expect(urlProblem('https://user:pw@hooks.example.com/x', false)).toMatch(/credentials/);
     expect(urlProblem('ftp://hooks.example.com/x', true)).toBe('url must be https:// or http://');
     expect(urlProblem('http://127.0.0.1:3000/x', true)).toBeNull();
+    for (const raw of [
+      'https://hooks.example.com/a\u0000b',
+      'https://hooks.example.com/?q=\u0000',
+      'https://hooks.example.com/#\u0000',
+      'https://hooks.example.com/a b',
+      ' https://hooks.example.com/',
+      'https://hooks.example.com/\t',
+      'https://hooks.example.com/\u0085',
+    ])
+      expect(urlProblem(raw, true)).toMatch(/spaces or control characters/);
+    expect(urlProblem('https://bücher.example/ß', false)).toBeNull();
   });
 
   it('says of a name that does not resolve what it says of a private one: the owner cannot tell them apart', async () => {

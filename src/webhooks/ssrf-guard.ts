@@ -54,6 +54,9 @@ export function isPublicAddress(address: string): boolean {
 
 /** Why a URL may not be an endpoint, or null when it may (the address check is repeated at delivery). */
 export function urlProblem(raw: string, allowPrivate: boolean): string | null {
+  // The URL is stored as given, and WHATWG parsing would accept (and quietly encode or strip) what
+  // no stored URL should hold: a NUL, which PostgreSQL's text refuses, tabs, line breaks, spaces.
+  if (/[\p{Cc}\s]/u.test(raw)) return 'url must not contain spaces or control characters';
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,0 +1,66 @@
+import { Logger } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
+import type { WebSocket, WebSocketServer } from 'ws';
+
+/** What every graphql-ws hook finds in `ctx.extra`. */
+export interface WsExtra {
+  socket: WebSocket;
+  request: IncomingMessage;
+}
+
+/** graphql-ws's words for a message of a type the server does not take from a client. */
+const UNEXPECTED_MESSAGE = /^Unexpected message of type \S+ received$/;
+
+/**
+ * graphql-ws's server on a `ws` WebSocketServer, as its own `useServer` (graphql-ws/use/ws) but
+ * for what a failed message does. There, any error out of handling one closed the socket with
+ * 4500 and the error's text (an internal error's included, outside production) and printed its
+ * stack to the console: a client sending a message of the server's side of the protocol
+ * (`connection_ack`, `next`, `error`) got 4500, where the protocol says 4400, and left a stack in
+ * the log each time. Here that is a 4400 naming the message type, and no log; anything else is
+ * logged once and closed 4500 `Internal server error`.
+ *
+ * No keep-alive (WsKeepAlive pings every socket from one timer), and a socket's errors are left to
+ * applyWsServerLimits.
+ */
+export function serveGraphqlWs<P extends Record<string, unknown>>(
+  options: ServerOptions<P, Partial<WsExtra>>,
+  wss: WebSocketServer,
+): { dispose(): Promise<void> } {
+  const logger = new Logger('GraphqlWs');
+  const server = makeServer<P, Partial<WsExtra>>(options);
+  wss.options.handleProtocols = handleProtocols;
+  wss.on('error', (err) => logger.error(err));
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    const closed = server.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (err) => (err ? reject(err) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', (data: Buffer) => {
+            handle(String(data)).catch((err: unknown) => {
+              const message = err instanceof Error ? err.message : String(err);
+              if (UNEXPECTED_MESSAGE.test(message)) return socket.close(CloseCode.BadRequest, message);
+              logger.error(err);
+              socket.close(CloseCode.InternalServerError, 'Internal server error');
+            });
+          }),
+      },
+      { socket, request },
+    );
+    socket.once('close', (code, reason) => void closed(code, String(reason)));
+  });
+  return {
+    dispose: async () => {
+      for (const socket of wss.clients) socket.close(1001, 'Going away');
+      wss.removeAllListeners();
+      await new Promise<void>((resolve, reject) => wss.close((err) => (err ? reject(err) : resolve())));
+    },
+  };
+}
