@@ -217,7 +217,7 @@ describe('a receiver that fails', () => {
   let receiver: WebhookReceiver;
   beforeAll(async () => {
     receiver = await new WebhookReceiver().start();
-    // Holds of 1 s (the schedule's shortest and longest delay alike), batches of 10 per owner.
+    // Holds from 1 s (the schedule's first delay), batches of 10 per owner.
     app = await startTestApp({
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
@@ -232,17 +232,25 @@ describe('a receiver that fails', () => {
 
   const Q_HOLD = `{ me { webhooks { id failingSince heldUntil } } }`;
   type Hold = { failingSince: string | null; heldUntil: string | null };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-  it('is probed one message at a time once it has failed, not sent its whole backlog; a redelivery probes at once, and a delivery sends the rest', async () => {
-    let release = () => {};
-    const gate = new Promise<void>((done) => (release = done));
-    let gated = false;
-    const probes: Received[] = [];
+  it('is held once it fails in earnest and probed one message at a time; a Retry-After holds it as long as asked; a redelivery is the next probe, and a delivery sends the rest', async () => {
+    // Failures are answered after 100 ms, so attempts in flight at once can be seen.
+    let answer: 'fail' | 'slow down' | 'up' = 'fail';
+    let held = false;
+    let inFlight = 0;
+    let overlapped = 0; // requests that came while another was unanswered, once the endpoint was held
+    const sinceHeld: Received[] = [];
     receiver.answer = (r) => {
       if (r.path !== '/down') return { status: 200 };
-      if (!gated) return { status: 500 };
-      probes.push(r);
-      return { status: 500, after: gate };
+      if (held) {
+        sinceHeld.push(r);
+        if (inFlight > 0) overlapped++;
+      }
+      if (answer === 'up') return { status: 200 };
+      if (answer === 'slow down') return { status: 429, headers: { 'retry-after': '60' } };
+      inFlight++;
+      return { status: 500, after: sleep(100).then(() => inFlight--) };
     };
     const p = await app.player('failing');
     const w = await createWebhook(p, `${receiver.url}/down`, ['TURN']);
@@ -253,56 +261,47 @@ describe('a receiver that fails', () => {
       data: Array.from({ length: 40 }, (_, i) => ({ webhookId: w.id, msgId: `msg_down${i}`, type: 'TURN', body: '{}', dueAt: new Date(at + i) })),
     });
 
-    // The first batch fails: the endpoint is held.
+    // The first batch fails (more than five in a row): the endpoint is held.
     const failing = await eventually(hold, (h) => h.heldUntil !== null, 'the endpoint held after its first failures');
+    held = true;
     expect(failing.failingSince).not.toBeNull();
-    const sentBefore = receiver.at('/down').length;
-    expect(sentBefore).toBeLessThanOrEqual(10);
-    const waiting = (await deliveries(p, w.id)).filter((d) => d.attemptCount === 0);
-    expect(waiting.length).toBeGreaterThanOrEqual(30);
-    for (const d of waiting) expect(new Date(d.nextAttemptAt!).getTime()).toBeGreaterThanOrEqual(new Date(failing.heldUntil!).getTime());
+    expect(receiver.at('/down').length).toBeLessThanOrEqual(10);
+    const untried = (await deliveries(p, w.id)).filter((d) => d.attemptCount === 0);
+    expect(untried.length).toBeGreaterThanOrEqual(30);
+    for (const d of untried) expect(new Date(d.nextAttemptAt!).getTime()).toBeGreaterThanOrEqual(new Date(failing.heldUntil!).getTime());
+    // Probes then, one at a time, the holds growing from 1 s: a few in 2.5 s, where 30 messages were due.
+    await sleep(2500);
+    expect(overlapped).toBe(0);
+    expect(sinceHeld.length).toBeLessThanOrEqual(4);
 
-    // Once the hold is over, one probe, which hangs: however long it takes, no other goes beside it.
-    gated = true;
-    await eventually(
-      () => probes.length,
-      (n) => n >= 1,
-      'a probe after the hold',
-    );
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(probes).toHaveLength(1);
-    expect(receiver.at('/down').length - sentBefore).toBeLessThanOrEqual(2); // a probe may have failed before the gate
+    // A 429 with Retry-After: 60 holds it a minute: no probe meanwhile.
+    answer = 'slow down';
+    await eventually(hold, (h) => new Date(h.heldUntil!).getTime() > Date.now() + 50_000, 'the hold a 429 asked for');
+    const asked = sinceHeld.length;
+    await sleep(1500);
+    expect(sinceHeld.length).toBe(asked);
 
-    // It fails too; then a redelivery ends the hold and is the next probe; it is delivered, and so is the rest.
-    gated = false;
-    receiver.answer = () => ({ status: 200 });
-    release();
-    await eventually(
-      () => deliveries(p, w.id),
-      (ds) =>
-        ds.some(
-          (d) =>
-            d.webhookMessageId === probes[0].id &&
-            d.attempts.at(-1)?.statusCode === 500 &&
-            d.attemptCount === receiver.at('/down').filter((r) => r.id === probes[0].id).length,
-        ),
-      'the probe recorded as failed',
-    );
-    const again = waiting.find((d) => d.webhookMessageId !== probes[0].id)!;
-    const sentThen = receiver.at('/down').length;
+    // Up again: a redelivery ends the hold and is the next probe; it is delivered, and so is the rest.
+    answer = 'up';
+    const again = untried.find((d) => !sinceHeld.some((r) => r.id === d.webhookMessageId))!;
     await p.request(M_REDELIVER, { id: again.id });
     const [next] = await eventually(
-      () => receiver.at('/down').slice(sentThen),
+      () => sinceHeld.slice(asked),
       (rs) => rs.length >= 1,
       'the redelivered probe',
     );
     expect(next.id).toBe(again.webhookMessageId);
+    // All but the message the 429 answered: that one waits out its own minute.
+    const slowedDown = new Set(sinceHeld.filter((r) => r.answered === 429).map((r) => r.id));
+    expect(slowedDown.size).toBe(1);
     const all = await eventually(
       () => deliveries(p, w.id),
-      (ds) => ds.length === 40 && ds.every((d) => d.status === 'DELIVERED'),
-      'the whole backlog delivered',
+      (ds) => ds.length === 40 && ds.every((d) => d.status === 'DELIVERED' || slowedDown.has(d.webhookMessageId)),
+      'the backlog delivered',
     );
-    expect(all.every((d) => d.nextAttemptAt === null)).toBe(true);
+    const waiting = all.find((d) => slowedDown.has(d.webhookMessageId))!;
+    expect(waiting.status).toBe('PENDING');
+    expect(new Date(waiting.nextAttemptAt!).getTime()).toBeGreaterThan(Date.now() + 30_000);
     expect(await hold()).toMatchObject({ failingSince: null, heldUntil: null });
   });
 });

@@ -8,7 +8,7 @@ const entry = (n: number): RecordedAttempt => ({
   status: 'DELIVERED',
   dueInMs: null,
   succeeded: true,
-  holdMs: null,
+  askedMs: 0,
   disable: null,
 });
 

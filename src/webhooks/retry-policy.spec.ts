@@ -1,4 +1,4 @@
-import { DISABLE_AFTER_FAILING_MS, holdAfterFailure, nextStep } from './retry-policy.js';
+import { askedDelay, DISABLE_AFTER_FAILING_MS, holdBounds, nextStep } from './retry-policy.js';
 import type { AttemptOutcome } from './webhook-sender.js';
 
 const schedule = [5_000, 300_000, 1_800_000];
@@ -40,30 +40,18 @@ describe('nextStep (the retry policy)', () => {
   });
 });
 
-describe('holdAfterFailure (a failing endpoint waits this long for its next probe)', () => {
-  const ago = (ms: number) => new Date(now.getTime() - ms);
-
-  it('holds at least the first delay of the schedule, after a first failure', () => {
-    expect(holdAfterFailure(timedOut, now, now, schedule)).toBe(5_000);
-    expect(holdAfterFailure(timedOut, ago(4_000), now, schedule)).toBe(5_000);
+describe('the hold of a failing endpoint (its formula runs in recordAttempts: test/webhook-holds.e2e-spec.ts)', () => {
+  it('lasts from the first delay of the schedule, at least a second, to its longest', () => {
+    expect(holdBounds(schedule)).toEqual({ minMs: 5_000, maxMs: 1_800_000 });
+    expect(holdBounds([0, 300_000])).toEqual({ minMs: 1_000, maxMs: 300_000 });
+    expect(holdBounds([50, 50])).toEqual({ minMs: 1_000, maxMs: 1_000 });
   });
 
-  it('then as long as the endpoint has been failing: each probe that fails doubles the wait', () => {
-    expect(holdAfterFailure(timedOut, ago(10_000), now, schedule)).toBe(10_000);
-    expect(holdAfterFailure(timedOut, ago(20_000), now, schedule)).toBe(20_000);
-  });
-
-  it('up to the longest delay of the schedule', () => {
-    expect(holdAfterFailure(timedOut, ago(1_800_000), now, schedule)).toBe(1_800_000);
-    expect(holdAfterFailure(timedOut, ago(DISABLE_AFTER_FAILING_MS), now, schedule)).toBe(1_800_000);
-    expect(holdAfterFailure(timedOut, ago(60_000), now, [50, 50, 50])).toBe(50);
-  });
-
-  it("as long as a 429's or 503's Retry-After asks when that is longer, up to a day", () => {
-    expect(holdAfterFailure(answered(429, 60_000), now, now, schedule)).toBe(60_000);
-    expect(holdAfterFailure(answered(503, 3 * 3_600_000), ago(1_800_000), now, schedule)).toBe(3 * 3_600_000);
-    expect(holdAfterFailure(answered(429, 1_000), ago(10_000), now, schedule)).toBe(10_000);
-    expect(holdAfterFailure(answered(500, 60_000), now, now, schedule)).toBe(5_000);
-    expect(holdAfterFailure(answered(429, 10 * 86_400_000), now, now, schedule)).toBe(86_400_000);
+  it("takes a 429's or 503's Retry-After, up to a day, and nothing else's", () => {
+    expect(askedDelay(answered(429, 60_000))).toBe(60_000);
+    expect(askedDelay(answered(503, 10 * 86_400_000))).toBe(86_400_000);
+    expect(askedDelay(answered(503, null))).toBe(0);
+    expect(askedDelay(answered(500, 60_000))).toBe(0);
+    expect(askedDelay(timedOut)).toBe(0);
   });
 });

@@ -28,25 +28,32 @@ export function nextStep(outcome: AttemptOutcome, attempt: number, scheduleMs: r
   return { kind: 'retry', delayMs: Math.max(askedDelay(outcome), scheduled) };
 }
 
-/** The delay a 429 or 503 asked for with its Retry-After (at most a day), or 0. */
-function askedDelay(outcome: AttemptOutcome): number {
-  const status = outcome.statusCode;
-  return (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
-}
-
 /**
- * How long a failing endpoint is held after a failed attempt: none of its messages is attempted
- * before then, and then one at a time until one is delivered. As long as it has been failing, so
- * its probes back off by doubling, from the schedule's first delay up to its longest. A receiver
+ * When a failing endpoint is held, and for how long: the claim then takes none of its messages
+ * until the hold is over, and then one at a time until one is delivered (the probe). A receiver
  * that is down, or a host that never asked for these requests, thus gets one request per hold
  * rather than one per message and retry: no player can turn a stream of moves into a flood of
- * requests at someone else's server. A receiver that asked for time (a 429 or 503 with a longer
- * Retry-After) gets what it asked, up to a day, for all of its messages, not just this one.
+ * requests at someone else's server. Applied by WebhookDeliveriesRepository.recordAttempts, in the
+ * statement that records the failure, from the endpoint's row as it is then (another instance's
+ * outcomes included):
  *
- * @param failingSince the endpoint's first failure since its last success (this one if none)
+ * - held once `HOLD_AFTER_FAILURES` attempts in a row failed, at once on a 429 or 503 that asks for
+ *   time (Retry-After), and after every failure of a held endpoint: a lone failure (a receiver
+ *   that rejects one message, a blip) costs nothing but that message's retry;
+ * - for as long as the endpoint has been failing (so each failed probe doubles the wait), from the
+ *   schedule's first delay to its longest, or as long as a Retry-After asks when that is longer
+ *   (up to a day); never shortened by a later failure.
  */
-export function holdAfterFailure(outcome: AttemptOutcome, failingSince: Date, now: Date, scheduleMs: readonly number[]): number {
-  const failingFor = now.getTime() - failingSince.getTime();
-  const backoff = Math.min(Math.max(failingFor, scheduleMs[0]), Math.max(...scheduleMs));
-  return Math.max(backoff, askedDelay(outcome));
+export const HOLD_AFTER_FAILURES = 5;
+
+/** The shortest and longest hold: the schedule's first delay (at least a second) and its longest. */
+export function holdBounds(scheduleMs: readonly number[]): { minMs: number; maxMs: number } {
+  const minMs = Math.max(scheduleMs[0], 1000);
+  return { minMs, maxMs: Math.max(minMs, ...scheduleMs) };
+}
+
+/** The delay a 429 or 503 asked for with its Retry-After (at most a day), or 0. */
+export function askedDelay(outcome: AttemptOutcome): number {
+  const status = outcome.statusCode;
+  return (status === 429 || status === 503) && outcome.retryAfterMs !== null ? Math.min(outcome.retryAfterMs, MAX_RETRY_AFTER_MS) : 0;
 }

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import type { DueWorkKind } from '../due-work/due-work-kind.js';
 import { DueWorkSweeper } from '../due-work/due-work.sweeper.js';
 import { AttemptLog } from './attempt-log.js';
-import { holdAfterFailure, nextStep } from './retry-policy.js';
+import { askedDelay, holdBounds, nextStep } from './retry-policy.js';
 import type { DueMessage } from './webhook-records.js';
 import { WebhookSender } from './webhook-sender.js';
 import { activeSecrets, signedHeaders } from './webhook-signer.js';
@@ -37,8 +37,8 @@ const SLOTS_IN_BATCHES = 5;
  *
  * Up to SLOTS_IN_BATCHES batches of attempts run at once per instance (`concurrency`): a receiver
  * that takes its whole WEBHOOK_TIMEOUT_MS holds slots, not the sweep; and one player's endpoints
- * together hold at most one batch's worth of them. A failed attempt holds its endpoint
- * (`holdAfterFailure`): it is then probed one message at a time until one is delivered.
+ * together hold at most one batch's worth of them. An endpoint failing in earnest is held, then
+ * probed one message at a time until one is delivered (HOLD_AFTER_FAILURES).
  */
 @Injectable()
 export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
@@ -70,7 +70,8 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
       this.logger.warn(
         'WEBHOOK_ALLOW_PRIVATE=true in production: any player can point a webhook at http:// and private, loopback or link-local addresses of this network',
       );
-    this.log = new AttemptLog((entries) => this.repo.recordAttempts(entries));
+    const hold = holdBounds(this.settings.retryScheduleMs);
+    this.log = new AttemptLog((entries) => this.repo.recordAttempts(entries, hold));
     sweeper.register(this);
   }
 
@@ -116,16 +117,14 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
     const at = new Date();
     const headers = signedHeaders(m.msgId, m.body, at, activeSecrets(m, at));
     const outcome = await this.sender.post(m.url, headers, m.body);
-    const now = new Date();
-    const schedule = this.settings.retryScheduleMs;
-    const step = nextStep(outcome, m.attempt + 1, schedule, m.failingSince ?? at, now);
+    const step = nextStep(outcome, m.attempt + 1, this.settings.retryScheduleMs, m.failingSince ?? at, new Date());
     const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     const base = { messageId: m.id, webhookId: m.webhookId, attempt };
     if (step.kind === 'delivered') {
-      await this.log.record({ ...base, status: 'DELIVERED', dueInMs: null, succeeded: true, holdMs: null, disable: null });
+      await this.log.record({ ...base, status: 'DELIVERED', dueInMs: null, succeeded: true, askedMs: 0, disable: null });
       return;
     }
-    const failed = { ...base, succeeded: false, holdMs: holdAfterFailure(outcome, m.failingSince ?? at, now, schedule) };
+    const failed = { ...base, succeeded: false, askedMs: askedDelay(outcome) };
     if (step.kind === 'retry') {
       await this.log.record({ ...failed, status: 'PENDING', dueInMs: step.delayMs, disable: null });
     } else {

@@ -10,7 +10,7 @@ export interface WebhookRecord {
   disabledAt: Date | null;
   disabledReason: string | null;
   failingSince: Date | null;
-  /** while failing: no attempt before this time, then one at a time until one is delivered */
+  /** while held: no attempt before this time, then one at a time until one is delivered */
   heldUntil: Date | null;
   createdAt: Date;
 }
@@ -73,8 +73,8 @@ export interface RecordedAttempt {
   dueInMs: number | null;
   /** the attempt delivered (the endpoint's failure streak ends) */
   succeeded: boolean;
-  /** after a failure: how long the endpoint is held (no attempt of it before then, then one at a time) */
-  holdMs: number | null;
+  /** after a 429 or 503: the Retry-After it asked for, in ms (0 if none); it holds the whole endpoint */
+  askedMs: number;
   /** why the endpoint is disabled now, if it is */
   disable: string | null;
 }

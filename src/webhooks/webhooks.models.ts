@@ -76,7 +76,7 @@ export class Webhook {
   @Field(() => Date, {
     nullable: true,
     description:
-      'While failing: no message is attempted before this time; then one at a time until one is delivered, which ends the streak and sends the rest. Each failed attempt sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest), or as the Retry-After of a 429 or 503 asks when that is longer (up to 24 h). redeliverWebhook and updateWebhook(enabled: true) end it at once.',
+      'Set once the endpoint fails in earnest (5 attempts in a row, or a 429/503 asking for time with Retry-After): no message is attempted before this time, then one at a time until one is delivered, which clears it and sends the rest. Each failed attempt meanwhile sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest), or as far as a Retry-After asks when that is longer (up to 24 h). redeliverWebhook ends it at once (that message goes next), as do a new url and enabling a disabled endpoint. Null while not held, and while disabled.',
   })
   heldUntil!: Date | null;
   @Field(() => Date, { nullable: true, description: 'The last secret rotation: for 24 h after it, messages carry both signatures.' })
@@ -159,6 +159,10 @@ export class UpdateWebhookInput {
   url?: string | null;
   @Field(() => [WebhookEvent], { nullable: true })
   events?: WebhookEvent[] | null;
-  @Field(() => Boolean, { nullable: true, description: 'false disables it; true enables it again and clears its failure streak.' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      'false disables it; true enables a disabled one again and clears its failure streak (its first message then goes alone if it was held).',
+  })
   enabled?: boolean | null;
 }

@@ -47,20 +47,28 @@ export class WebhooksRepository {
     return rows[0] ?? null;
   }
 
-  /** Changes what is given; enabling clears the disabled state, the failure streak and its hold. */
+  /**
+   * Changes what is given. Enabling a disabled endpoint, or giving it a new URL, starts its failure
+   * streak afresh; a hold it was under ends, but it stays probed: its first message goes alone,
+   * and its backlog once that one is delivered. Enabling one that is not disabled changes nothing
+   * (it would lift the hold on any failing endpoint, a way round it).
+   */
   async update(
     id: string,
     playerId: string,
     change: { url?: string; events?: WebhookEventType[]; enabled?: boolean },
   ): Promise<WebhookRecord | null> {
+    const enabled = Prisma.sql`${change.enabled ?? null}::boolean`;
+    const afresh = Prisma.sql`((${enabled} AND "disabledAt" IS NOT NULL) OR ${change.url ?? null}::text <> "url")`;
     const rows = await this.prisma.background<WebhookRecord>(Prisma.sql`
       UPDATE "Webhook" SET
         "url" = COALESCE(${change.url ?? null}::text, "url"),
         "events" = COALESCE(${change.events ?? null}::text[], "events"),
-        "disabledAt" = CASE WHEN ${change.enabled ?? null}::boolean IS NULL THEN "disabledAt" WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE COALESCE("disabledAt", now()) END,
-        "disabledReason" = CASE WHEN ${change.enabled ?? null}::boolean IS NULL THEN "disabledReason" WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE COALESCE("disabledReason", 'disabled by its owner') END,
-        "failingSince" = CASE WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE "failingSince" END,
-        "heldUntil" = CASE WHEN ${change.enabled ?? null}::boolean THEN NULL ELSE "heldUntil" END
+        "disabledAt" = CASE WHEN ${enabled} IS NULL THEN "disabledAt" WHEN ${enabled} THEN NULL ELSE COALESCE("disabledAt", now()) END,
+        "disabledReason" = CASE WHEN ${enabled} IS NULL THEN "disabledReason" WHEN ${enabled} THEN NULL ELSE COALESCE("disabledReason", 'disabled by its owner') END,
+        "failingSince" = CASE WHEN ${afresh} THEN NULL ELSE "failingSince" END,
+        "failureStreak" = CASE WHEN ${afresh} THEN 0 ELSE "failureStreak" END,
+        "heldUntil" = CASE WHEN ${afresh} AND "heldUntil" > now() THEN now() ELSE "heldUntil" END
       WHERE "id" = ${id}::uuid AND "playerId" = ${playerId}::uuid
       RETURNING ${endpointColumns}`);
     return rows[0] ?? null;
@@ -103,7 +111,8 @@ export class WebhooksRepository {
     const rows = await this.prisma.background<Row>(Prisma.sql`
       SELECT m."id", m."webhookId", m."msgId", m."type", m."body", m."status", m."attempt", m."createdAt",
              -- a message of a held endpoint is not attempted before the hold ends
-             CASE WHEN m."dueAt" IS NOT NULL THEN GREATEST(m."dueAt", (SELECT w."heldUntil" FROM "Webhook" w WHERE w."id" = m."webhookId")) END AS "dueAt",
+             CASE WHEN m."dueAt" IS NOT NULL
+                  THEN GREATEST(m."dueAt", (SELECT w."heldUntil" FROM "Webhook" w WHERE w."id" = m."webhookId" AND w."disabledAt" IS NULL)) END AS "dueAt",
              (SELECT json_agg(json_build_object('at', a."at", 'statusCode', a."statusCode", 'error', a."error", 'durationMs', a."durationMs") ORDER BY a."at", a."id")
                 FROM (SELECT * FROM "WebhookAttempt" l WHERE l."messageId" = m."id" ORDER BY l."at" DESC, l."id" DESC LIMIT ${LISTED_ATTEMPTS}::int) a) AS "attempts",
              (SELECT count(*)::int FROM "WebhookAttempt" c WHERE c."messageId" = m."id") AS "attemptCount"
@@ -116,7 +125,7 @@ export class WebhooksRepository {
 
   /**
    * Schedules a message again, due now, with a fresh attempt count; same row, so the same
-   * `webhook-id`. A failing endpoint's hold ends: this message is its next probe. Not while an attempt of it is in flight (claimed, its lease not over): made due,
+   * `webhook-id`. A held endpoint's hold ends: this message, not tried since, is its next probe. Not while an attempt of it is in flight (claimed, its lease not over): made due,
    * it would be claimed and sent again at once, beside that attempt, which is the redelivery.
    * @returns whether it was scheduled
    */
@@ -127,7 +136,7 @@ export class WebhooksRepository {
         WHERE "id" = ${id}::uuid AND ("claimedUntil" IS NULL OR "claimedUntil" <= now())
         RETURNING "id", "webhookId"),
       endpoint AS (
-        UPDATE "Webhook" w SET "heldUntil" = NULL FROM message WHERE w."id" = message."webhookId" AND w."heldUntil" IS NOT NULL)
+        UPDATE "Webhook" w SET "heldUntil" = now() FROM message WHERE w."id" = message."webhookId" AND w."heldUntil" > now())
       SELECT "id" FROM message`);
     return rows.length > 0;
   }

@@ -126,7 +126,8 @@ function toWebhook(w: WebhookRecord): Webhook {
     disabledAt: w.disabledAt,
     disabledReason: w.disabledReason,
     failingSince: w.failingSince,
-    heldUntil: w.heldUntil,
+    // A disabled endpoint's messages fail without an attempt: no hold to wait for.
+    heldUntil: w.disabledAt === null ? w.heldUntil : null,
     secretRotatedAt: w.rotatedAt,
     createdAt: w.createdAt,
   };
