@@ -19,6 +19,7 @@ import { HistoryModule } from './history/history.module.js';
 import { LimitsModule } from './limits/limits.module.js';
 import { QueryLimits } from './limits/query-limits.js';
 import { DateTimeScalar } from './graphql/date-time.scalar.js';
+import { clientGoneAtDebug } from './common/client-gone.js';
 import { WsConnections } from './limits/ws-connections.js';
 import { MatchesModule } from './matches/matches.module.js';
 import { commandTimingPlugin } from './metrics/command-timing.plugin.js';
@@ -53,6 +54,7 @@ export class AppModule {
             autoLogging: verbose,
             // Logged requests carry their headers: a player's token (or the metrics token) is never written out.
             redact: { paths: ['req.headers.authorization', 'req.headers.cookie'], censor: '[redacted]' },
+            hooks: { logMethod: clientGoneAtDebug },
           },
           // Request-bound loggers (pino-http) only when logging verbosely: binding one to each
           // request turns on async-context tracking for every promise of the process, measured
