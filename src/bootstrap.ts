@@ -6,6 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { answerBodyRefusalsAsGraphql } from './graphql/body-refusals.js';
 import { refuseWhatApolloCannotAnswer } from './graphql/early-refusals.js';
 import { QueryLimits } from './limits/query-limits.js';
+import { answerFrameworkError, answerRestRefusalsWithCodes } from './common/rest-refusals.js';
 import { StartupRefusal } from './common/start-failure.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
@@ -41,7 +42,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot(config, database.url, slot),
-      new FastifyAdapter(httpTimeouts(config.limits.http)),
+      new FastifyAdapter({ ...httpTimeouts(config.limits.http), frameworkErrors: answerFrameworkError }),
       {
         bufferLogs: true,
         // A failing provider must reach main's one-line reason, not abort the process or print a
@@ -55,6 +56,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     answerBodyRefusalsAsGraphql(app.getHttpAdapter().getInstance());
     refuseWhatApolloCannotAnswer(app.getHttpAdapter().getInstance(), app.get(QueryLimits));
+    answerRestRefusalsWithCodes(app.getHttpAdapter().getInstance());
     refuseFraming(app.getHttpAdapter().getInstance());
     app.flushLogs();
     if (migrations && options.logger !== false) logMigrations(app.get(Logger), migrations);

@@ -72,6 +72,25 @@ describe('board pictures and web pages over HTTP', () => {
     expect(((await noMove.json()) as { message: string }).message).toMatch(/no move 1/);
   });
 
+  it('answers what Fastify or Nest refuse before the route runs with a code too: a broken path, an overlong id, a method there is no route for', async () => {
+    const id = '00000000-0000-4000-8000-000000000000';
+    const refusals: [string, string, number, string][] = [
+      ['GET', '/matches/%E0%A4%A/board.svg', 400, 'BAD_REQUEST'],
+      ['GET', `/matches/${'a'.repeat(5000)}/record`, 414, 'BAD_REQUEST'],
+      ['POST', `/matches/${id}/record`, 404, 'NOT_FOUND'],
+      ['DELETE', `/matches/${id}/board.svg`, 404, 'NOT_FOUND'],
+    ];
+    for (const [method, path, status, code] of refusals) {
+      const res = await fetch(`${app.url}${path}`, { method });
+      const body = (await res.json()) as Record<string, unknown>;
+      expect({ path: path.slice(0, 40), status: res.status, body }).toEqual({
+        path: path.slice(0, 40),
+        status,
+        body: { code, message: expect.any(String) },
+      });
+    }
+  });
+
   it('answers a failure on the server as the documented JSON too, its text unsent: the picture and the record alike', async () => {
     const a = await app.player('Bea');
     const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2 } });

@@ -3,7 +3,7 @@ import { ApiError } from './api-error.js';
 import { sendApiError, sendRestError } from '../graphql/api-error.filter.js';
 
 /** The code a REST answer of Nest's own (a route's HttpException) carries, by its status. */
-function codeOfStatus(status: number): string {
+export function codeOfStatus(status: number): string {
   if (status === 404) return 'NOT_FOUND';
   if (status === 429) return 'RATE_LIMITED';
   if (status >= 500) return 'INTERNAL_SERVER_ERROR';
