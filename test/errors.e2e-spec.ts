@@ -116,6 +116,11 @@ describe('every catalogued code and reason, reached through the API', () => {
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/not valid JSON/),
     });
+    expect(await send('application/json', '{"query": "{ __typename }", "variables": {"__proto__": {}}}')).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/__proto__/),
+    });
     expect(await send('application/json', '')).toEqual({ status: 400, code: 'BAD_REQUEST', message: expect.stringMatching(/empty/) });
     expect(await send('application/json', JSON.stringify({ query: `{ __typename } # ${'x'.repeat(1_100_000)}` }))).toEqual({
       status: 413,
