@@ -13,7 +13,7 @@ const REST_PREFIX = '/matches/';
  */
 export function answerRestRefusalsWithCodes(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !request.url.startsWith(REST_PREFIX)) return payload;
+    if (reply.statusCode < 400 || typeof payload !== 'string' || !decodedPath(request.url).startsWith(REST_PREFIX)) return payload;
     let body: { code?: unknown; message?: unknown; statusCode?: unknown };
     try {
       body = JSON.parse(payload) as typeof body;
@@ -38,4 +38,14 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
     ? { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] }
     : { code: codeOfStatus(status), message: error.message };
   void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/** The path as the router reads it (`/m%61tches/…` is /matches/…); the raw one if it does not decode. */
+function decodedPath(url: string): string {
+  const path = url.split('?')[0];
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }

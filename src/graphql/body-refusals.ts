@@ -17,7 +17,7 @@ const INVALID_JSON = 'Body is not valid JSON, or holds a "__proto__" or "constru
 export function answerBodyRefusalsAsGraphql(fastify: FastifyInstance): void {
   const refused = new WeakMap<FastifyRequest, string>();
   fastify.addHook('onError', async (request, _reply, error) => {
-    if (typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_') && request.url.split('?')[0] === '/graphql')
+    if (typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_') && request.routeOptions.url === '/graphql')
       refused.set(request, error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ? INVALID_JSON : error.message);
   });
   fastify.addHook('onSend', async (request, reply, payload) => {

@@ -32,8 +32,9 @@ export function refuseWhatApolloCannotAnswer(fastify: FastifyInstance, queries: 
   });
 }
 
+/** The route matched, not the raw URL: the router decodes the path, so `/gr%61phql` is /graphql too. */
 function isGraphqlPath(request: FastifyRequest): boolean {
-  return request.url.split('?')[0] === GRAPHQL_PATH;
+  return request.routeOptions.url === GRAPHQL_PATH;
 }
 
 /** The URL as the integration builds it (fastify-request-to-graphql-request.js) can be built. */

@@ -21,8 +21,9 @@ const UNEXPECTED_MESSAGE = /^Unexpected message of type \S+ received$/;
  * the log each time. Here that is a 4400 naming the message type, and no log; anything else is
  * logged once and closed 4500 `Internal server error`.
  *
- * No keep-alive (WsKeepAlive pings every socket from one timer), and a socket's errors are left to
- * applyWsServerLimits.
+ * No keep-alive (WsKeepAlive pings every socket from one timer). A socket's errors are logged at
+ * debug level by applyWsServerLimits, which GraphqlWsEndpoint applies right after this: without a
+ * listener, an emitted error would end the process.
  */
 export function serveGraphqlWs<P extends Record<string, unknown>>(
   options: ServerOptions<P, Partial<WsExtra>>,
@@ -54,7 +55,7 @@ export function serveGraphqlWs<P extends Record<string, unknown>>(
       },
       { socket, request },
     );
-    socket.once('close', (code, reason) => void closed(code, String(reason)));
+    socket.once('close', (code, reason) => void closed(code, String(reason)).catch((err: unknown) => logger.error(err)));
   });
   return {
     dispose: async () => {

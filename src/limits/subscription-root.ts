@@ -7,7 +7,7 @@ import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type Fragment
  * which both transports answered as an internal error; with a literal that skips the field there
  * is no event stream left to subscribe to, and its execution does not survive that either. So
  * this runs before graphql-js's rules, on both transports (QueryLimits.validate, and on HTTP
- * `refuseSubscriptionRootConditions`). Returns the errors, one per such subscription.
+ * `refuseWhatApolloCannotAnswer`). Returns the errors, one per such subscription.
  */
 export function subscriptionRootConditionErrors(document: DocumentNode): GraphQLError[] {
   const fragments = new Map<string, FragmentDefinitionNode>();
