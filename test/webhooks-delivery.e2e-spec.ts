@@ -1,23 +1,24 @@
 import { PrismaService } from '../src/database/prisma.service.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import type { TestApp } from './support/app.js';
 import { eventually } from './support/eventually.js';
-import { type Received, WebhookReceiver } from './support/webhook-receiver.js';
+import { closeReceiverAndApp, type Received, startReceiverAndApp, type WebhookReceiver } from './support/webhook-receiver.js';
 import { botMatch, createWebhook, deliveries, M_DELETE_WEBHOOK, M_REDELIVER } from './support/webhooks.js';
 
 /** How delivery copes with receivers that misbehave: none of them may hold up anyone else's messages. */
 describe('a receiver that never answers, beside a healthy one', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    // The production timeout and batch: a hanging attempt holds its slot for 10 s.
-    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '10000', SWEEP_BATCH_SIZE: '20', SWEEP_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => {
-    // The hanging requests end with the receiver, so the app stops without waiting out their timeout.
-    await receiver.close();
-    await app.close();
-  });
+  // The production timeout and batch: a hanging attempt holds its slot for 10 s.
+  beforeAll(
+    async () =>
+      ({ receiver, app } = await startReceiverAndApp({
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_TIMEOUT_MS: '10000',
+        SWEEP_BATCH_SIZE: '20',
+        SWEEP_INTERVAL_MS: '50',
+      })),
+  );
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   it("delivers the healthy endpoint's message well within one timeout while the other's backlog hangs", async () => {
     // As the healthy message arrives: were the attempts to the other receiver all still open?
@@ -96,22 +97,19 @@ describe('a receiver that never answers, beside a healthy one', () => {
 describe('several owners whose receivers hang, holding every slot', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    // Batches of 2: 10 slots, 2 per owner. A hanging attempt holds its slot for 5 s (long enough
-    // for the test's own requests on a loaded machine); a failed message is not due again during the test.
-    app = await startTestApp({
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_TIMEOUT_MS: '5000',
-      WEBHOOK_RETRY_SCHEDULE: '3600',
-      SWEEP_BATCH_SIZE: '2',
-      SWEEP_INTERVAL_MS: '50',
-    });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await app.close();
-  });
+  // Batches of 2: 10 slots, 2 per owner. A hanging attempt holds its slot for 5 s (long enough
+  // for the test's own requests on a loaded machine); a failed message is not due again during the test.
+  beforeAll(
+    async () =>
+      ({ receiver, app } = await startReceiverAndApp({
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_TIMEOUT_MS: '5000',
+        WEBHOOK_RETRY_SCHEDULE: '3600',
+        SWEEP_BATCH_SIZE: '2',
+        SWEEP_INTERVAL_MS: '50',
+      })),
+  );
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   it("gives a slot that frees to another owner's message before the next of their backlogs", async () => {
     let slowThen: number | undefined; // the hanging attempts begun as another owner's message arrives
@@ -154,16 +152,18 @@ describe('several owners whose receivers hang, holding every slot', () => {
 describe('deliveries cut short', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    // A lease (max(SWEEP_LEASE_MS, timeout + 2 s)) far longer than the tests: an attempt sent twice
-    // is the sender's doing, not a lease that ran out while a loaded machine recorded it.
-    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000', SWEEP_LEASE_MS: '60000', SWEEP_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await app.close();
-  });
+  // A lease (max(SWEEP_LEASE_MS, timeout + 2 s)) far longer than the tests: an attempt sent twice
+  // is the sender's doing, not a lease that ran out while a loaded machine recorded it.
+  beforeAll(
+    async () =>
+      ({ receiver, app } = await startReceiverAndApp({
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        SWEEP_LEASE_MS: '60000',
+        SWEEP_INTERVAL_MS: '50',
+      })),
+  );
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   it('closes the connection of a receiver that answers 200 and never ends the body, and records the attempt', async () => {
     receiver.answer = (r) => (r.path === '/stream' ? 'stream' : { status: 200 });
@@ -215,20 +215,17 @@ describe('deliveries cut short', () => {
 describe('a receiver that fails', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    // Holds from 1 s (the schedule's first delay), batches of 10 per owner.
-    app = await startTestApp({
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
-      SWEEP_BATCH_SIZE: '10',
-      SWEEP_INTERVAL_MS: '50',
-    });
-  });
-  afterAll(async () => {
-    await receiver.close();
-    await app.close();
-  });
+  // Holds from 1 s (the schedule's first delay), batches of 10 per owner.
+  beforeAll(
+    async () =>
+      ({ receiver, app } = await startReceiverAndApp({
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1',
+        SWEEP_BATCH_SIZE: '10',
+        SWEEP_INTERVAL_MS: '50',
+      })),
+  );
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   const Q_HOLD = `{ me { webhooks { id failingSince heldUntil } } }`;
   type Hold = { failingSince: string | null; heldUntil: string | null };

@@ -1,10 +1,10 @@
 import { PrismaService } from '../src/database/prisma.service.js';
-import { startTestApp, type TestApp } from './support/app.js';
+import type { TestApp } from './support/app.js';
 import { viewOf } from './support/driver.js';
 import { eventually } from './support/eventually.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
-import { verified, WebhookReceiver } from './support/webhook-receiver.js';
+import { closeReceiverAndApp, startReceiverAndApp, verified, type WebhookReceiver } from './support/webhook-receiver.js';
 import {
   ALL_EVENTS,
   botMatch,
@@ -49,19 +49,16 @@ async function move(client: GqlClient, matchId: string): Promise<number> {
 describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    app = await startTestApp({
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05',
-      SWEEP_INTERVAL_MS: '50',
-      CLOCK_MIN_SECONDS: '1',
-    });
-  });
-  afterAll(async () => {
-    await app.close();
-    await receiver.close();
-  });
+  beforeAll(
+    async () =>
+      ({ receiver, app } = await startReceiverAndApp({
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_RETRY_SCHEDULE: '0.05,0.05,0.05',
+        SWEEP_INTERVAL_MS: '50',
+        CLOCK_MIN_SECONDS: '1',
+      })),
+  );
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   it('sends every event that fires, signed per Standard Webhooks, with public match data only', async () => {
     const [p1, p2] = [await app.player('alice'), await app.player('bob')];
@@ -422,14 +419,8 @@ describe('webhooks to a real local receiver (WEBHOOK_ALLOW_PRIVATE=true)', () =>
 describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    app = await startTestApp({ WEBHOOK_MAX_PER_PLAYER: '2', SWEEP_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await receiver.close();
-  });
+  beforeAll(async () => ({ receiver, app } = await startReceiverAndApp({ WEBHOOK_MAX_PER_PLAYER: '2', SWEEP_INTERVAL_MS: '50' })));
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   it('refuses http:// and private, loopback and link-local addresses', async () => {
     const p = await app.player();
@@ -483,15 +474,12 @@ describe('webhooks without WEBHOOK_ALLOW_PRIVATE (the default)', () => {
 describe('webhooks of a WAITING match nobody joins', () => {
   let app: TestApp;
   let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    receiver = await new WebhookReceiver().start();
-    // 0.0005 h = 1.8 s; sweeps every 50 ms.
-    app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', OPEN_MATCH_TTL_HOURS: '0.0005', SWEEP_INTERVAL_MS: '50' });
-  });
-  afterAll(async () => {
-    await app.close();
-    await receiver.close();
-  });
+  // 0.0005 h = 1.8 s; sweeps every 50 ms.
+  beforeAll(
+    async () =>
+      ({ receiver, app } = await startReceiverAndApp({ WEBHOOK_ALLOW_PRIVATE: 'true', OPEN_MATCH_TTL_HOURS: '0.0005', SWEEP_INTERVAL_MS: '50' })),
+  );
+  afterAll(() => closeReceiverAndApp({ receiver, app }));
 
   it('sends MATCH_EXPIRED to every player still seated when it expires', async () => {
     const [ann, bob] = [await app.player('ann'), await app.player('bob')];

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { startTestApp, type TestApp } from './app.js';
 
 /** One request the receiver got. */
 export interface Received {
@@ -98,4 +99,22 @@ export class WebhookReceiver {
 export function verified(secret: string, r: Received): { type: string; timestamp: string; data: Record<string, unknown> } {
   const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(r.headers[h])]));
   return new Webhook(secret).verify(r.body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
+}
+
+/** A receiver and the app that sends to it, as one describe block's hooks hold them. */
+export interface ReceiverAndApp {
+  receiver: WebhookReceiver;
+  app: TestApp;
+}
+
+/** Starts a receiver, then an app with `env`. */
+export async function startReceiverAndApp(env: Record<string, string>): Promise<ReceiverAndApp> {
+  const receiver = await new WebhookReceiver().start();
+  return { receiver, app: await startTestApp(env) };
+}
+
+/** Closes the receiver first: its hanging requests end, so the app stops without waiting out their timeout. */
+export async function closeReceiverAndApp({ receiver, app }: ReceiverAndApp): Promise<void> {
+  await receiver.close();
+  await app.close();
 }
