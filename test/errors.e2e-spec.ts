@@ -130,6 +130,30 @@ describe('every catalogued code and reason, reached through the API', () => {
     expect(await send('text/xml', '<query/>')).toEqual({ status: 415, code: 'BAD_REQUEST', message: expect.any(String) });
   });
 
+  it("refusals made before GraphQL runs answer the media type the client prefers, as the endpoint's own errors do", async () => {
+    const conditioned = JSON.stringify({ query: 'subscription($s: Boolean!) { myTurns @skip(if: $s) { id } }', variables: { s: false } });
+    const answer = async (accept: string | null, body: string) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...(accept ? { accept } : {}) };
+      const res = await fetch(`${app.url}/graphql`, { method: 'POST', headers, body });
+      const json = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
+      return { status: res.status, type: res.headers.get('content-type'), code: json.errors?.[0]?.extensions?.code };
+    };
+    const graphqlResponse = 'application/graphql-response+json; charset=utf-8';
+    const json = 'application/json; charset=utf-8';
+    for (const [accept, type] of [
+      ['application/graphql-response+json', graphqlResponse],
+      ['application/graphql-response+json, application/json;q=0.9', graphqlResponse],
+      ['application/json', json],
+      ['*/*', json],
+      [null, json],
+    ] as const) {
+      // Apollo's own validation error, the body refused by the HTTP layer, the conditioned subscription refused early.
+      expect(await answer(accept, JSON.stringify({ query: '{ nope }' }))).toEqual({ status: 400, type, code: 'GRAPHQL_VALIDATION_FAILED' });
+      expect(await answer(accept, '{"query": ')).toEqual({ status: 400, type, code: 'BAD_REQUEST' });
+      expect(await answer(accept, conditioned)).toEqual({ status: 400, type, code: 'GRAPHQL_VALIDATION_FAILED' });
+    }
+  });
+
   it('the service: who may do what, to which match, at which version', async () => {
     const { id, mover, waiter } = await match();
     const outsider = await app.player('outsider');

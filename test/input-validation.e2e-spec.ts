@@ -194,6 +194,11 @@ describe('documents graphql-js cannot validate or run, and requests Apollo canno
       expect({ host, status: answer.status }).toEqual({ host, status: 400 });
       expect(JSON.parse(answer.body)).toEqual({ errors: [{ message: expect.stringMatching(/Host/), extensions: { code: 'BAD_REQUEST' } }] });
     }
+    const preferring = await rawHttp(
+      Number(port),
+      `POST /graphql HTTP/1.0\r\nAccept: application/graphql-response+json\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    expect({ status: preferring.status, type: preferring.type }).toEqual({ status: 400, type: 'application/graphql-response+json; charset=utf-8' });
     expect((await post({ query: '{ __typename }' })).status).toBe(200);
   });
 
@@ -216,7 +221,7 @@ describe('documents graphql-js cannot validate or run, and requests Apollo canno
 });
 
 /** One HTTP exchange written by hand (fetch always sends a Host header): the status and the body. */
-function rawHttp(port: number, request: string): Promise<{ status: number; body: string }> {
+function rawHttp(port: number, request: string): Promise<{ status: number; type: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.write(request));
     let response = '';
@@ -224,7 +229,8 @@ function rawHttp(port: number, request: string): Promise<{ status: number; body:
     socket.on('error', reject);
     socket.on('end', () => {
       const [head, ...rest] = response.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), body: rest.join('\r\n\r\n') });
+      const type = /^content-type: (.*)$/im.exec(head)?.[1];
+      resolve({ status: Number(head.split(' ')[1]), type, body: rest.join('\r\n\r\n') });
     });
   });
 }

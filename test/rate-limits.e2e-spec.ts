@@ -210,6 +210,17 @@ describe('the HTTP budget per address', () => {
     const gql = await app.anon.raw('{ __typename }');
     expect(gql.status).toBe(429);
     expectRateLimited(gql.body, 60);
+    // As a GraphQL answer, in the media type the client prefers (GraphQL over HTTP).
+    const preferred = await fetch(`${app.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    expect({ status: preferred.status, type: preferred.headers.get('content-type') }).toEqual({
+      status: 429,
+      type: 'application/graphql-response+json; charset=utf-8',
+    });
+    expectRateLimited((await preferred.json()) as typeof gql.body, 60);
     const rest = await fetch(`${app.url}/matches/00000000-0000-4000-8000-000000000000/record`);
     expect(rest.status).toBe(429);
     expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);

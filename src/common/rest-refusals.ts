@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { refuseGraphql } from '../graphql/graphql-refusal.js';
 import { codeOfStatus } from './rest-error.filter.js';
 
 /** The documented REST routes (the match record, the board picture) live under this prefix. */
@@ -33,10 +34,11 @@ export function answerRestRefusalsWithCodes(fastify: FastifyInstance): void {
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 400;
-  const graphql = request.url.split('?')[0] === '/graphql';
-  const body = graphql
-    ? { errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST' } }] }
-    : { code: codeOfStatus(status), message: error.message };
+  if (request.url.split('?')[0] === '/graphql') {
+    void refuseGraphql(request, reply, status, error.message, { code: 'BAD_REQUEST' });
+    return;
+  }
+  const body = { code: codeOfStatus(status), message: error.message };
   void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { graphqlErrorBody, graphqlMediaType } from './graphql-refusal.js';
 
 /**
  * Fastify refuses some request bodies before GraphQL sees them (its `FST_ERR_CTP_*` errors):
@@ -23,7 +24,7 @@ export function answerBodyRefusalsAsGraphql(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
     const message = refused.get(request);
     if (message === undefined) return payload;
-    reply.header('content-type', 'application/json; charset=utf-8');
-    return JSON.stringify({ errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
+    reply.header('content-type', graphqlMediaType(request.headers.accept));
+    return graphqlErrorBody(message, { code: 'BAD_REQUEST' });
   });
 }

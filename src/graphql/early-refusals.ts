@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QueryLimits } from '../limits/query-limits.js';
 import { subscriptionRootConditionErrors } from '../limits/subscription-root.js';
+import { refuseGraphql } from './graphql-refusal.js';
 import { GRAPHQL_PATH } from './graphql-ws-endpoint.js';
 
 /**
@@ -12,7 +13,7 @@ export function refuseWhatApolloCannotAnswer(fastify: FastifyInstance, queries: 
   // with one that is no host name, that throws. HTTP/1.0 may leave it out; any client of this API sends it.
   fastify.addHook('onRequest', async (request, reply) => {
     if (!isGraphqlPath(request)) return;
-    if (!urlBuilds(request)) return refuse(reply, 'BAD_REQUEST', 'the Host header is missing or is not a host name');
+    if (!urlBuilds(request)) return refuseGraphql(request, reply, 400, 'the Host header is missing or is not a host name', { code: 'BAD_REQUEST' });
   });
   // Apollo runs graphql-js's validation, whose single-root-field rule throws on a subscription
   // conditioned by a variable at its root (subscription-root.ts): found first, and refused as the
@@ -28,7 +29,7 @@ export function refuseWhatApolloCannotAnswer(fastify: FastifyInstance, queries: 
     } catch {
       return; // not a document: Apollo says why
     }
-    if (errors.length > 0) return refuse(reply, 'GRAPHQL_VALIDATION_FAILED', errors[0].message);
+    if (errors.length > 0) return refuseGraphql(request, reply, 400, errors[0].message, { code: 'GRAPHQL_VALIDATION_FAILED' });
   });
 }
 
@@ -52,11 +53,4 @@ function queryOf(request: FastifyRequest): string | null {
   const source = request.method === 'GET' ? request.query : request.body;
   const query = source && typeof source === 'object' && !Array.isArray(source) ? (source as { query?: unknown }).query : undefined;
   return typeof query === 'string' ? query : null;
-}
-
-function refuse(reply: FastifyReply, code: string, message: string): FastifyReply {
-  return reply
-    .code(400)
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(JSON.stringify({ errors: [{ message, extensions: { code } }] }));
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { RateLimitedError, type RateLimits } from './rate-limits.service.js';
 import { clientKey } from './client-key.js';
+import { refuseGraphql } from '../graphql/graphql-refusal.js';
+import { GRAPHQL_PATH } from '../graphql/graphql-ws-endpoint.js';
 
 /**
  * Every HTTP request but the health checks spends from its address's budget before any parsing:
@@ -15,8 +17,9 @@ export function limitHttpByAddress(fastify: FastifyInstance, limits: RateLimits)
     } catch (e) {
       if (!(e instanceof RateLimitedError)) throw e;
       const { code, message, retryAfter } = e;
-      const body = request.url.startsWith('/graphql') ? { errors: [{ message, extensions: { code, retryAfter } }] } : { code, message, retryAfter };
-      return reply.code(429).header('retry-after', String(retryAfter)).send(body);
+      reply.header('retry-after', String(retryAfter));
+      if (request.routeOptions.url === GRAPHQL_PATH) return refuseGraphql(request, reply, 429, message, { code, retryAfter });
+      return reply.code(429).send({ code, message, retryAfter });
     }
   });
 }
