@@ -252,6 +252,46 @@ describe('a commit whose signal never came', () => {
     }
   });
 
+  it("pushes nothing after the player's own draw, which keeps the turn, at its re-checks either", async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { createMatch } = await a.request<{ createMatch: { id: string } }>(
+      'mutation { createMatch(input: { seats: 2, rules: { targetScore: 10000, voluntaryDraw: true } }) { id } }',
+    );
+    const id = createMatch.id;
+    await b.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    const prisma = app.server.app.get(PrismaService);
+    const start = await prisma.match.findUniqueOrThrow({ where: { id } });
+    const bySeat = new Map([
+      [0, a],
+      [1, b],
+    ]);
+    const mover = bySeat.get(start.turn!)!;
+    const ws = new RawWs(app.url, { token: mover.token });
+    const pushed = () => ws.of('turns').map((m) => (m.payload as { data: { myTurns: { version: number } } }).data.myTurns.version);
+    try {
+      await ws.ready();
+      ws.subscribe('turns', 'subscription { myTurns { id version } }');
+      await ws.until(() => ws.of('turns').length >= 1);
+      expect(pushed()).toEqual([start.version]);
+      const drawn = await mover.request<{ drawTile: { version: number; turn: number } }>(
+        'mutation($input: TurnInput!) { drawTile(input: $input) { version turn } }',
+        { input: { matchId: id, expectedVersion: start.version } },
+      );
+      expect(drawn.drawTile).toEqual({ version: start.version + 1, turn: start.turn });
+      await new Promise((r) => setTimeout(r, 700)); // three re-checks or more: the table shows the turn at a newer version
+      expect(pushed()).toEqual([start.version]);
+      // The next turn of theirs is pushed: the feed was listening all along.
+      await oneMove(bySeat, id);
+      await oneMove(bySeat, id);
+      const next = await prisma.match.findUniqueOrThrow({ where: { id } });
+      expect(next.turn).toBe(start.turn);
+      await ws.until(() => ws.of('turns').length >= 2);
+      expect(pushed()).toEqual([start.version, next.version]);
+    } finally {
+      ws.terminate();
+    }
+  });
+
   it('still tells the player whose turn it made on myTurns, once, at the next re-check', async () => {
     const [a, b] = [await app.player(), await app.player()];
     const { id, bySeat } = await longMatch(a, b);

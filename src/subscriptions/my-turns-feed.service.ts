@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { LoadedMatch } from '../matches/loaded-match.js';
+import { turnOf } from '../matches/decide-turn.js';
 import { matchModel, seatOf } from '../matches/match-view.js';
 import type { Match } from '../matches/models/match.model.js';
 import type { Player } from '../players/models/player.model.js';
@@ -20,7 +21,9 @@ const isOver = (r: LoadedMatch) => r.status === 'FINISHED' || r.status === 'ABAN
  * feed alone learns that a match is over whoever ended it (a resignation, a bot's winning play),
  * and again when its rematch is offered (its matchEvents feed has completed by then).
  * Work is done in signal order per subscription, and a match is never pushed twice at the same
- * version, so the catch-up and a signal racing it give one push.
+ * version, so the catch-up and a signal racing it give one push; nor twice in one turn of the
+ * caller's, so their own draw, which keeps the turn, is not pushed when a re-check or a resync
+ * reads the match after it (its signal names no one whose turn began).
  */
 @Injectable()
 export class MyTurnsFeed {
@@ -35,19 +38,25 @@ export class MyTurnsFeed {
   subscribe(player: Player, fellBehind: () => void = () => {}): AsyncIterableIterator<{ myTurns: Match }> {
     let stop = () => {};
     const out = new PushIterator<{ myTurns: Match }>(() => stop(), this.registry.maxQueued, fellBehind);
-    // Match id → version last pushed, while the match is live; the ended ones of late go on in
-    // a short list, so an end and its rematch offer read late are never pushed twice at one
-    // version, while a feed that lives for days holds no entry for every match it ever saw.
-    const pushedAt = new Map<string, number>();
+    // Match id → version last pushed (and the caller's turn it was in, turnKey), while the match
+    // is live; the ended ones of late go on in a short list, so an end and its rematch offer read
+    // late are never pushed twice at one version, while a feed that lives for days holds no entry
+    // for every match it ever saw.
+    const pushedAt = new Map<string, { version: number; turn: string | null }>();
     const endedAt = new Map<string, number>();
     const push = (record: LoadedMatch): void => {
-      if ((pushedAt.get(record.id) ?? endedAt.get(record.id) ?? -1) >= record.version) return;
+      if ((pushedAt.get(record.id)?.version ?? endedAt.get(record.id) ?? -1) >= record.version) return;
       if (isOver(record)) {
         pushedAt.delete(record.id);
         endedAt.delete(record.id); // re-insert: Map order is recency order
         endedAt.set(record.id, record.version);
         if (endedAt.size > RECENTLY_ENDED) endedAt.delete(endedAt.keys().next().value!);
-      } else pushedAt.set(record.id, record.version);
+      } else {
+        const turn = turnOf(record, player.id);
+        const sameTurn = pushedAt.get(record.id)?.turn === turn;
+        pushedAt.set(record.id, { version: record.version, turn });
+        if (sameTurn) return;
+      }
       out.push({ myTurns: matchModel(record, player) });
     };
     const isMyTurn = (r: LoadedMatch) => r.status === 'IN_PROGRESS' && r.state !== null && seatOf(r, player.id) === r.state.round.turn;
