@@ -1,3 +1,5 @@
+import { jest } from '@jest/globals';
+import { Logger } from '@nestjs/common';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { startTestApp, type TestApp } from './support/app.js';
@@ -176,6 +178,23 @@ describe('documents graphql-js cannot validate or run, and requests Apollo canno
       ws.send(type === 'connection_ack' ? { type } : { id: '1', type, payload: type === 'next' ? { data: {} } : [{ message: 'x' }] });
       expect(await ws.closed()).toBe(4400);
       expect(ws.closeReason).toBe(`Unexpected message of type ${type} received`);
+    }
+  });
+
+  it('a client that goes away while its answers are written leaves no error in the log (EPIPE, a reset: the peer is gone)', async () => {
+    const logged = jest.spyOn(Logger.prototype, 'error');
+    try {
+      for (let i = 0; i < 40; i++) {
+        const ws = new RawWs(app.url);
+        await ws.ready();
+        ws.subscribe('q', '{ __typename }');
+        ws.terminate();
+        await ws.closed();
+      }
+      await new Promise((r) => setTimeout(r, 300)); // the server's side of the last sockets closes
+      expect(logged.mock.calls).toEqual([]);
+    } finally {
+      logged.mockRestore();
     }
   });
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { clientGoneAtDebug } from './client-gone.js';
+import { clientGoneAtDebug, isPeerGone } from './client-gone.js';
 
 function logger(): { log: pino.Logger; levels: () => number[] } {
   const lines: string[] = [];
@@ -26,5 +26,18 @@ describe('clientGoneAtDebug (a client that went away is no server error)', () =>
     log.error('aborted');
     log.warn({ err: Object.assign(new Error('aborted'), { code: 'ECONNRESET' }) });
     expect(levels()).toEqual([50, 50, 50, 40]);
+  });
+});
+
+describe('isPeerGone (a write to a client that went away)', () => {
+  it('is a broken pipe, a reset or a destroyed stream, and nothing else', () => {
+    const withCode = (code: string) => Object.assign(new Error(code), { code });
+    expect(['EPIPE', 'ECONNRESET', 'ERR_STREAM_DESTROYED', 'ERR_STREAM_WRITE_AFTER_END'].map((c) => isPeerGone(withCode(c)))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([withCode('ENOMEM'), new Error('EPIPE'), null, undefined, 'EPIPE'].map(isPeerGone)).toEqual([false, false, false, false, false]);
   });
 });

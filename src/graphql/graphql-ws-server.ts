@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { CloseCode, handleProtocols, makeServer, type ServerOptions } from 'graphql-ws';
 import type { WebSocket, WebSocketServer } from 'ws';
+import { isPeerGone } from '../common/client-gone.js';
 
 /** What every graphql-ws hook finds in `ctx.extra`. */
 export interface WsExtra {
@@ -18,8 +19,10 @@ const UNEXPECTED_MESSAGE = /^Unexpected message of type \S+ received$/;
  * 4500 and the error's text (an internal error's included, outside production) and printed its
  * stack to the console: a client sending a message of the server's side of the protocol
  * (`connection_ack`, `next`, `error`) got 4500, where the protocol says 4400, and left a stack in
- * the log each time. Here that is a 4400 naming the message type, and no log; anything else is
- * logged once and closed 4500 `Internal server error`.
+ * the log each time. Here that is a 4400 naming the message type, and no log; an answer that
+ * could not be written because the client went away (EPIPE, a reset) is logged at debug level, as
+ * any client could leave one per connection; anything else is logged once and closed 4500
+ * `Internal server error`.
  *
  * No keep-alive (WsKeepAlive pings every socket from one timer). A socket's errors are logged at
  * debug level by applyWsServerLimits, which GraphqlWsEndpoint applies right after this: without a
@@ -48,6 +51,7 @@ export function serveGraphqlWs<P extends Record<string, unknown>>(
             handle(String(data)).catch((err: unknown) => {
               const message = err instanceof Error ? err.message : String(err);
               if (UNEXPECTED_MESSAGE.test(message)) return socket.close(CloseCode.BadRequest, message);
+              if (isPeerGone(err)) return logger.debug(`answer not written, the client went away: ${message}`);
               logger.error(err);
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             });
