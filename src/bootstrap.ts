@@ -6,7 +6,7 @@ import { Logger } from 'nestjs-pino';
 import { answerBodyRefusalsAsGraphql } from './graphql/body-refusals.js';
 import { refuseWhatApolloCannotAnswer } from './graphql/early-refusals.js';
 import { QueryLimits } from './limits/query-limits.js';
-import { answerFrameworkError, answerRestRefusalsWithCodes } from './common/rest-refusals.js';
+import { answerFrameworkError, answerRefusalsWithCodes } from './common/rest-refusals.js';
 import { StartupRefusal } from './common/start-failure.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
@@ -56,7 +56,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     limitHttpByAddress(app.getHttpAdapter().getInstance(), app.get(RateLimits));
     answerBodyRefusalsAsGraphql(app.getHttpAdapter().getInstance());
     refuseWhatApolloCannotAnswer(app.getHttpAdapter().getInstance(), app.get(QueryLimits));
-    answerRestRefusalsWithCodes(app.getHttpAdapter().getInstance());
+    answerRefusalsWithCodes(app.getHttpAdapter().getInstance());
     refuseFraming(app.getHttpAdapter().getInstance());
     app.flushLogs();
     if (migrations && options.logger !== false) logMigrations(app.get(Logger), migrations);

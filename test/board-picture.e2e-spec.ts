@@ -72,13 +72,16 @@ describe('board pictures and web pages over HTTP', () => {
     expect(((await noMove.json()) as { message: string }).message).toMatch(/no move 1/);
   });
 
-  it('answers what Fastify or Nest refuse before the route runs with a code too: a broken path, an overlong id, a method there is no route for', async () => {
+  it('answers what Fastify or Nest refuse before a route runs with a code too: a broken path, an overlong id, a method or path there is no route for', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
     const refusals: [string, string, number, string][] = [
       ['GET', '/matches/%E0%A4%A/board.svg', 400, 'BAD_REQUEST'],
       ['GET', `/matches/${'a'.repeat(5000)}/record`, 414, 'BAD_REQUEST'],
       ['POST', `/matches/${id}/record`, 404, 'NOT_FOUND'],
       ['DELETE', `/matches/${id}/board.svg`, 404, 'NOT_FOUND'],
+      ['GET', '/nope', 404, 'NOT_FOUND'],
+      ['POST', '/', 404, 'NOT_FOUND'],
+      ['GET', '/gr%zzaphql', 400, 'BAD_REQUEST'],
     ];
     for (const [method, path, status, code] of refusals) {
       const res = await fetch(`${app.url}${path}`, { method });
@@ -87,6 +90,18 @@ describe('board pictures and web pages over HTTP', () => {
         path: path.slice(0, 40),
         status,
         body: { code, message: expect.any(String) },
+      });
+      // Every answer's headers, those sent before any hook runs included; the path the client chose is not repeated at length.
+      expect([res.headers.get('x-content-type-options'), res.headers.get('x-frame-options')]).toEqual(['nosniff', 'SAMEORIGIN']);
+      expect((body.message as string).length).toBeLessThanOrEqual(201);
+    }
+    // On /graphql, as a GraphQL answer.
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const res = await fetch(`${app.url}/graphql`, { method });
+      expect({ method, status: res.status, body: await res.json() }).toEqual({
+        method,
+        status: 404,
+        body: { errors: [{ message: expect.any(String), extensions: { code: 'NOT_FOUND' } }] },
       });
     }
   });

@@ -4,6 +4,8 @@ import { sendApiError, sendRestError } from '../graphql/api-error.filter.js';
 
 /** The code a REST answer of Nest's own (a route's HttpException) carries, by its status. */
 export function codeOfStatus(status: number): string {
+  if (status === 401) return 'UNAUTHENTICATED';
+  if (status === 403) return 'FORBIDDEN';
   if (status === 404) return 'NOT_FOUND';
   if (status === 429) return 'RATE_LIMITED';
   if (status >= 500) return 'INTERNAL_SERVER_ERROR';

@@ -1,45 +1,57 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { refuseGraphql } from '../graphql/graphql-refusal.js';
+import { graphqlErrorBody, graphqlMediaType } from '../graphql/graphql-refusal.js';
+import { GRAPHQL_PATH } from '../graphql/graphql-ws-endpoint.js';
+import { protectAnswer } from '../web/no-framing.js';
 import { codeOfStatus } from './rest-error.filter.js';
 
-/** The documented REST routes (the match record, the board picture) live under this prefix. */
-const REST_PREFIX = '/matches/';
+/** The longest message a refusal repeats: Fastify's and Nest's words may quote the request's path, which the client chose. */
+const MAX_MESSAGE = 200;
 
 /**
- * Refusals of a REST request that happen before its route runs, in the `{ code, message }` the
- * routes' docs promise: Fastify's (a path whose percent-encoding is broken, FST_ERR_BAD_URL; a
- * path parameter over its length limit, 414) and Nest's (no route for that method, 404), which
- * answer `{ statusCode, code: "FST_ERR_…", … }` or `{ statusCode, error, message }`. An answer
- * that already carries one of this API's codes is left as it is.
+ * Refusals that happen before any route of this API runs, in the shapes its docs promise: a
+ * GraphQL answer with `errors[0].extensions.code` on /graphql, `{ code, message }` everywhere
+ * else. They come from Fastify (a path parameter over its length limit, 414) and Nest (no route
+ * for that path or method, 404: `PUT /graphql`, `GET /nope`), which answer
+ * `{ statusCode, code: "FST_ERR_…", … }` or `{ statusCode, error, message }`. An answer that
+ * already carries one of this API's codes, or has a shape of its own (a health check's), is left
+ * as it is.
  */
-export function answerRestRefusalsWithCodes(fastify: FastifyInstance): void {
+export function answerRefusalsWithCodes(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string' || !decodedPath(request.url).startsWith(REST_PREFIX)) return payload;
+    if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
     let body: { code?: unknown; message?: unknown; statusCode?: unknown };
     try {
       body = JSON.parse(payload) as typeof body;
     } catch {
       return payload;
     }
-    if (typeof body.statusCode !== 'number' || (typeof body.code === 'string' && !body.code.startsWith('FST_ERR_'))) return payload;
+    if (typeof body !== 'object' || body === null || typeof body.statusCode !== 'number') return payload;
+    if (typeof body.code === 'string' && !body.code.startsWith('FST_ERR_')) return payload;
     const message = typeof body.message === 'string' ? body.message : 'the request was refused';
-    return JSON.stringify({ code: codeOfStatus(reply.statusCode), message });
+    const answer = refusal(request, reply.statusCode, message);
+    reply.header('content-type', answer.type);
+    return answer.body;
   });
 }
 
 /**
  * Fastify's `frameworkErrors`: what its router refuses before any hook or route (a path whose
- * percent-encoding is broken) answered as every other refusal of the path is: a GraphQL answer
- * with BAD_REQUEST on /graphql, `{ code, message }` elsewhere, instead of Fastify's own shape.
+ * percent-encoding is broken), answered as every other refusal of the path is. No onSend hook
+ * runs for it, so it carries the headers every answer carries itself.
  */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode ?? 400;
-  if (request.url.split('?')[0] === '/graphql') {
-    void refuseGraphql(request, reply, status, error.message, { code: 'BAD_REQUEST' });
-    return;
-  }
-  const body = { code: codeOfStatus(status), message: error.message };
-  void reply.code(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  const answer = refusal(request, status, error.message);
+  protectAnswer(reply);
+  void reply.code(status).header('content-type', answer.type).send(answer.body);
+}
+
+/** The refusal's body and media type: a GraphQL answer on /graphql, `{ code, message }` elsewhere. */
+function refusal(request: FastifyRequest, status: number, message: string): { type: string; body: string } {
+  const code = codeOfStatus(status);
+  const said = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
+  if (decodedPath(request.url) === GRAPHQL_PATH) return { type: graphqlMediaType(request.headers.accept), body: graphqlErrorBody(said, { code }) };
+  return { type: 'application/json; charset=utf-8', body: JSON.stringify({ code, message: said }) };
 }
 
 /** The path as the router reads it (`/m%61tches/…` is /matches/…); the raw one if it does not decode. */

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * No page of this server may be framed by another site, and no answer is sniffed as another
@@ -10,10 +10,15 @@ import type { FastifyInstance } from 'fastify';
  */
 export function refuseFraming(fastify: FastifyInstance): void {
   fastify.addHook('onSend', async (_request, reply, payload) => {
-    if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'SAMEORIGIN');
-    if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
+    protectAnswer(reply);
     if (!reply.hasHeader('content-security-policy') && String(reply.getHeader('content-type') ?? '').startsWith('text/html'))
       reply.header('content-security-policy', "frame-ancestors 'self'");
     return payload;
   });
+}
+
+/** The headers every answer carries, unless it set its own (an answer sent where no onSend hook runs sets them itself). */
+export function protectAnswer(reply: FastifyReply): void {
+  if (!reply.hasHeader('x-frame-options')) reply.header('x-frame-options', 'SAMEORIGIN');
+  if (!reply.hasHeader('x-content-type-options')) reply.header('x-content-type-options', 'nosniff');
 }
