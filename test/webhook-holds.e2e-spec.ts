@@ -47,9 +47,17 @@ describe('the hold of a failing endpoint', () => {
     await prisma.webhookMessage.createMany({ data: rows });
     return (await prisma.webhookMessage.findMany({ where: { msgId: { in: rows.map((r) => r.msgId) } }, orderBy: { dueAt: 'asc' } })).map((m) => m.id);
   };
-  const outcome = (messageId: string, webhookId: string, ok: boolean, at = new Date(), askedMs = 0): RecordedAttempt => ({
+  const outcome = (
+    messageId: string,
+    webhookId: string,
+    ok: boolean,
+    at = new Date(),
+    askedMs = 0,
+    claimedUntil: Date | null = null,
+  ): RecordedAttempt => ({
     messageId,
     webhookId,
+    claimedUntil,
     attempt: { at, statusCode: ok ? 200 : askedMs > 0 ? 429 : 500, error: null, durationMs: 5 },
     status: ok ? 'DELIVERED' : 'PENDING',
     dueInMs: ok ? null : 1_000,
@@ -116,6 +124,32 @@ describe('the hold of a failing endpoint', () => {
     expect(await row(w)).toMatchObject({ failureStreak: 1, failingSince: after, heldUntil: null });
     await deliveries.recordAttempts([outcome(ms[2], w, true)], hold);
     expect(await row(w)).toMatchObject({ failureStreak: 0, failingSince: null, heldUntil: null });
+  });
+
+  it('counts no late outcome: one whose claim another instance took over, or whose message was delivered since, is logged and changes nothing else', async () => {
+    const w = await endpoint();
+    const [m] = await messages(w, 1);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    // Instance A claims it and stalls past its lease; B claims it again.
+    const [a] = await deliveries.claimDue(20, 50, 10);
+    await sleep(100);
+    const [b] = await deliveries.claimDue(20, 60_000, 10);
+    expect([a.id, b.id]).toEqual([m, m]);
+    expect(b.claimedUntil!.getTime()).toBeGreaterThan(a.claimedUntil!.getTime());
+    const message = () => prisma.webhookMessage.findUniqueOrThrow({ where: { id: m } });
+    const attempts = () => prisma.webhookAttempt.count({ where: { messageId: m } });
+    // A's failure arrives while B's attempt is in flight: B's claim stands.
+    await deliveries.recordAttempts([outcome(m, w, false, new Date(), 0, a.claimedUntil)], hold);
+    expect(await message()).toMatchObject({ status: 'PENDING', attempt: 0, claimedUntil: b.claimedUntil });
+    expect(await attempts()).toBe(1);
+    // B delivers; then five more of A's late failures (a batch) come in: the message stays delivered, the endpoint healthy.
+    await deliveries.recordAttempts([outcome(m, w, true, new Date(), 0, b.claimedUntil)], hold);
+    const late = Array.from({ length: 5 }, () => outcome(m, w, false, new Date(), 0, a.claimedUntil));
+    await deliveries.recordAttempts(late, hold);
+    await deliveries.recordAttempts([outcome(m, w, false, new Date(), 0, b.claimedUntil)], hold);
+    expect(await message()).toMatchObject({ status: 'DELIVERED', attempt: 1, dueAt: null, claimedUntil: null });
+    expect(await row(w)).toMatchObject({ failureStreak: 0, failingSince: null, heldUntil: null });
+    expect(await attempts()).toBe(8);
   });
 
   it('offers one probe once the hold is over: a message not tried yet, first among its owner’s; none while it is in flight, none before the hold ends', async () => {

@@ -4,6 +4,7 @@ import type { RecordedAttempt } from './webhook-records.js';
 const entry = (n: number): RecordedAttempt => ({
   messageId: `m${n}`,
   webhookId: 'w',
+  claimedUntil: null,
   attempt: { at: new Date(), statusCode: 200, error: null, durationMs: 1 },
   status: 'DELIVERED',
   dueInMs: null,

@@ -84,13 +84,13 @@ export class WebhookDeliveriesRepository {
             ORDER BY ranked.load, c."dueAt" LIMIT ${limit}::int FOR UPDATE OF c SKIP LOCKED) due, "Webhook" w
       WHERE m."id" = due."id" AND w."id" = m."webhookId"
       RETURNING m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret",
-                w."previousSecret", w."rotatedAt", w."disabledAt", w."failingSince"`);
+                w."previousSecret", w."rotatedAt", w."disabledAt", w."failingSince", m."claimedUntil"`);
   }
 
   async dueMessage(id: string): Promise<DueMessage | null> {
     const rows = await this.prisma.background<DueMessage>(Prisma.sql`
       SELECT m."id", m."msgId", m."body", m."status", m."attempt", w."id" AS "webhookId", w."playerId"::text AS "ownerId", w."url", w."secret", w."previousSecret",
-             w."rotatedAt", w."disabledAt", w."failingSince"
+             w."rotatedAt", w."disabledAt", w."failingSince", m."claimedUntil"
       FROM "WebhookMessage" m JOIN "Webhook" w ON w."id" = m."webhookId"
       WHERE m."id" = ${id}::uuid`);
     return rows[0] ?? null;
@@ -103,11 +103,18 @@ export class WebhookDeliveriesRepository {
    * a delivery ends the streak and the hold; failures after the statement's last delivery extend
    * the streak, and hold the endpoint (retry-policy.ts, HOLD_AFTER_FAILURES) for
    * clamp(now − failingSince, hold.minMs, hold.maxMs), or a Retry-After when longer, never
-   * shortening a hold already set. An endpoint that was and stays healthy is not written. A
-   * message deleted while its attempt was in flight (its endpoint deleted, or pruned) is skipped:
-   * attempts are logged only for the messages the update found (and now holds locked), so it is
-   * no foreign-key error that would fail the other attempts of the batch and leave them leased, to
-   * be sent again.
+   * shortening a hold already set. An endpoint that was and stays healthy is not written.
+   *
+   * An outcome counts only while its message is still under the claim it was made under (its
+   * `claimedUntil`) and pending: an instance that stalled past its lease (a paused VM, a lost
+   * database) records late, after another instance claimed the message again, or delivered it, or
+   * it was redelivered. That attempt is logged (the receiver saw it), but it neither settles nor
+   * reschedules the message, nor counts toward its endpoint's streak: a late failure would turn a
+   * delivered message back to pending, sent once more, or hold a healthy endpoint. A message
+   * deleted while its attempt was in flight (its endpoint deleted, or pruned) is skipped: attempts
+   * are logged only for the messages found (and locked, as the update locks its own), so it is no
+   * foreign-key error that would fail the other attempts of the batch and leave them leased, to be
+   * sent again.
    */
   async recordAttempts(outcomes: readonly RecordedAttempt[], hold: { minMs: number; maxMs: number }): Promise<void> {
     const col = <T>(f: (o: RecordedAttempt) => T) => outcomes.map(f);
@@ -123,25 +130,30 @@ export class WebhookDeliveriesRepository {
           ${col((o) => o.messageId)}::uuid[], ${col((o) => o.webhookId)}::uuid[], ${col((o) => o.attempt.at)}::timestamptz[],
           ${col((o) => o.attempt.statusCode)}::int[], ${col((o) => o.attempt.error)}::text[], ${col((o) => o.attempt.durationMs)}::int[],
           ${col((o) => o.status)}::text[], ${col((o) => o.dueInMs)}::float8[], ${col((o) => o.succeeded)}::boolean[],
-          ${col((o) => o.askedMs)}::float8[], ${col((o) => o.disable)}::text[]
-        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, asked_ms, disable)),
+          ${col((o) => o.askedMs)}::float8[], ${col((o) => o.disable)}::text[], ${col((o) => o.claimedUntil)}::timestamptz[]
+        ) AS x(message, webhook, at, code, error, duration, status, due_ms, ok, asked_ms, disable, claim)),
+      found AS (SELECT m."id" FROM "WebhookMessage" m WHERE m."id" IN (SELECT message FROM x) FOR KEY SHARE),
       messages AS (
         UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1, "claimedUntil" = NULL,
           "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
-        FROM x WHERE m."id" = x.message
+        FROM x WHERE m."id" = x.message AND m."status" = 'PENDING' AND m."claimedUntil" IS NOT DISTINCT FROM x.claim
         RETURNING m."id"),
       logged AS (
         INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
-        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x JOIN messages ON messages."id" = x.message),
+        SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x
+        -- (a row the update changed is not locked again by the same statement: it is in messages, not in found)
+        WHERE x.message IN (SELECT "id" FROM found UNION SELECT "id" FROM messages)),
+      -- The outcomes that count (their message was still under their claim).
+      counted AS (SELECT x.* FROM x JOIN messages ON messages."id" = x.message),
       -- Per endpoint: its latest outcome, whether any delivered, and the failures after the last delivery.
-      last_delivery AS (SELECT webhook, max(at) FILTER (WHERE ok) AS at FROM x GROUP BY webhook),
+      last_delivery AS (SELECT webhook, max(at) FILTER (WHERE ok) AS at FROM counted GROUP BY webhook),
       endpoints AS (
         SELECT x.webhook, (array_agg(x.ok ORDER BY x.at DESC))[1] AS ok, l.at IS NOT NULL AS any_ok,
                count(*) FILTER (WHERE NOT x.ok AND x.at > COALESCE(l.at, '-infinity')) AS failures,
                min(x.at) FILTER (WHERE NOT x.ok AND x.at > COALESCE(l.at, '-infinity')) AS first_failure,
                COALESCE(max(x.asked_ms) FILTER (WHERE NOT x.ok AND x.at > COALESCE(l.at, '-infinity')), 0) AS asked_ms,
                max(x.disable) AS disable
-        FROM x JOIN last_delivery l USING (webhook) GROUP BY x.webhook, l.at)
+        FROM counted x JOIN last_delivery l USING (webhook) GROUP BY x.webhook, l.at)
       UPDATE "Webhook" w SET
         "failureStreak" = ${streak},
         "failingSince" = ${failingSince},

@@ -119,7 +119,7 @@ export class WebhookDeliveryKind implements DueWorkKind, OnApplicationShutdown {
     const outcome = await this.sender.post(m.url, headers, m.body);
     const step = nextStep(outcome, m.attempt + 1, this.settings.retryScheduleMs, m.failingSince ?? at, new Date());
     const attempt = { at, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
-    const base = { messageId: m.id, webhookId: m.webhookId, attempt };
+    const base = { messageId: m.id, webhookId: m.webhookId, claimedUntil: m.claimedUntil, attempt };
     if (step.kind === 'delivered') {
       await this.log.record({ ...base, status: 'DELIVERED', dueInMs: null, succeeded: true, askedMs: 0, disable: null });
       return;

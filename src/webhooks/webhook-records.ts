@@ -60,12 +60,16 @@ export interface DueMessage {
   webhookId: string;
   /** the player who owns the endpoint: the claim caps what one owner has in flight */
   ownerId: string;
+  /** the end of the lease of the claim this attempt is made under: it identifies the claim (null: not claimed) */
+  claimedUntil: Date | null;
 }
 
 /** One attempt's outcome as the delivery log and the outbox record it. */
 export interface RecordedAttempt {
   messageId: string;
   webhookId: string;
+  /** the claim it was made under (DueMessage.claimedUntil): its outcome counts only while the message is still under it */
+  claimedUntil: Date | null;
   attempt: AttemptRecord;
   /** the message's status after it */
   status: MessageStatus;

@@ -132,7 +132,7 @@ export class WebhooksRepository {
   async redeliver(id: string): Promise<boolean> {
     const rows = await this.prisma.background(Prisma.sql`
       WITH message AS (
-        UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0
+        UPDATE "WebhookMessage" SET "status" = 'PENDING', "dueAt" = now(), "attempt" = 0, "claimedUntil" = NULL
         WHERE "id" = ${id}::uuid AND ("claimedUntil" IS NULL OR "claimedUntil" <= now())
         RETURNING "id", "webhookId"),
       endpoint AS (
