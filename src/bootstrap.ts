@@ -7,6 +7,7 @@ import { answerBodyRefusalsAsGraphql } from './graphql/body-refusals.js';
 import { refuseWhatApolloCannotAnswer } from './graphql/early-refusals.js';
 import { QueryLimits } from './limits/query-limits.js';
 import { answerFrameworkError, answerRefusalsWithCodes } from './common/rest-refusals.js';
+import { cutArrivingRequestsOnClose } from './common/arriving-requests.js';
 import { StartupRefusal } from './common/start-failure.js';
 import { AppModule } from './app.module.js';
 import type { AppConfig } from './config/config.js';
@@ -58,6 +59,7 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     refuseWhatApolloCannotAnswer(app.getHttpAdapter().getInstance(), app.get(QueryLimits));
     answerRefusalsWithCodes(app.getHttpAdapter().getInstance());
     refuseFraming(app.getHttpAdapter().getInstance());
+    cutArrivingRequestsOnClose(app.getHttpAdapter().getInstance());
     app.flushLogs();
     if (migrations && options.logger !== false) logMigrations(app.get(Logger), migrations);
     // No enableShutdownHooks(): main.ts owns the signals (one orderly close, then the database).

@@ -9,15 +9,27 @@ export interface WorkerListening {
 /** A worker that dies sooner than this after its start is not replaced: something is wrong with every start. */
 const MIN_LIFETIME_MS = 10_000;
 
+/** What the primary asks of a worker when it is asked to stop: to shut down, or (a second signal) to exit at once. */
+interface PrimaryRequest {
+  type: 'shutdown' | 'exit-now';
+}
+
 /**
  * WORKERS > 1: this process only supervises. It forks that many server processes sharing one port
  * (node:cluster: the primary accepts each connection and hands it to a worker in turn), one after
  * another, so that the first applies the migrations before the next starts. The workers share the
  * database and hear each other's commits (PUBSUB=postgres), like separate instances; a worker that
- * dies is replaced. SIGINT/SIGTERM are passed on, and this process exits once every worker has.
+ * dies is replaced.
+ *
+ * SIGINT/SIGTERM: each worker is asked to shut down by a message, not a signal, since it may have
+ * had the same signal already (Ctrl-C, or systemd, signals the whole process group), and a second
+ * signal tells it to exit at once. A second signal here asks every worker to exit at once, and
+ * this process exits with 1. Otherwise it exits once every worker has, with 1 if any worker did
+ * (its shutdown overran SHUTDOWN_TIMEOUT_MS).
  */
 export async function superviseWorkers(workers: number): Promise<void> {
   let closing = false;
+  let failed = false;
   const startedAt = new Map<Worker, number>();
   const start = () =>
     new Promise<string>((resolve, reject) => {
@@ -29,36 +41,57 @@ export async function superviseWorkers(workers: number): Promise<void> {
   let url = '';
   for (let i = 0; i < workers; i++) url = await start();
   console.log(
-    `straight-dominoes listening on ${url}/graphql (${workers} worker processes, pids ${Object.values(cluster.workers ?? {})
-      .map((w) => w?.process.pid)
+    `straight-dominoes listening on ${url}/graphql (${workers} worker processes, pids ${alive()
+      .map((w) => w.process.pid)
       .join(', ')})`,
   );
   cluster.on('exit', (worker, code, signal) => {
-    if (closing) return;
+    if (closing) {
+      failed ||= code !== 0;
+      return;
+    }
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     console.error(`worker ${worker.process.pid} exited (${signal ?? code}) after ${Math.round(lived / 1000)}s`);
     if (lived < MIN_LIFETIME_MS) {
       console.error('it died too soon after starting: stopping the others');
-      return void stopAll(1);
+      failed = true;
+      return void stopAll();
     }
     start().catch((e: unknown) => console.error(`cannot replace it: ${e instanceof Error ? e.message : String(e)}`));
   });
-  const stopAll = (exitCode: number) => {
-    if (closing) return;
+  const stopAll = () => {
+    const running = alive();
+    if (closing) {
+      console.error('signal again: stopping every worker at once');
+      for (const w of running) w.send({ type: 'exit-now' } satisfies PrimaryRequest);
+      process.exit(1);
+    }
     closing = true;
-    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
-    let left = alive.length;
-    if (left === 0) process.exit(exitCode);
-    for (const w of alive) {
-      w.once('exit', () => --left === 0 && process.exit(exitCode));
-      w.process.kill('SIGTERM');
+    let left = running.length;
+    if (left === 0) process.exit(failed ? 1 : 0);
+    for (const w of running) {
+      w.once('exit', () => --left === 0 && process.exit(failed ? 1 : 0));
+      w.send({ type: 'shutdown' } satisfies PrimaryRequest);
     }
   };
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.removeAllListeners(signal);
-    process.on(signal, () => stopAll(0));
+    process.on(signal, stopAll);
   }
+}
+
+function alive(): Worker[] {
+  return Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+}
+
+/** In a worker: what to do when the primary asks this worker to stop. */
+export function onPrimaryRequest(handlers: { shutdown: () => void; exitNow: () => void }): void {
+  if (!cluster.isWorker) return;
+  process.on('message', (m: PrimaryRequest) => {
+    if (m?.type === 'shutdown') handlers.shutdown();
+    else if (m?.type === 'exit-now') handlers.exitNow();
+  });
 }
 
 /** In a worker: tell the primary this server listens. */

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { loadConfig } from './config/config.js';
 import { startServer, type RunningServer } from './bootstrap.js';
-import { reportListening, superviseWorkers } from './cluster.js';
+import { onPrimaryRequest, reportListening, superviseWorkers } from './cluster.js';
 import { reasonOf } from './common/start-failure.js';
 
 async function main(): Promise<void> {
@@ -12,14 +12,11 @@ async function main(): Promise<void> {
   let server: RunningServer | undefined;
   let shutdownTimeoutMs = 15_000;
   let closing = false;
-  const shutdown = async (signal: string) => {
-    // A second signal while closing: the operator does not want to wait.
-    if (closing) {
-      console.error(`${signal} again: exiting without waiting for the shutdown`);
-      process.exit(1);
-    }
+  let signalled = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
     closing = true;
-    console.log(`${signal}: shutting down`);
+    console.log(`${why}: shutting down`);
     // Whatever hangs (a query on a connection whose peer vanished, a sweep awaiting it), the process ends.
     setTimeout(() => {
       console.error(`shutdown: not done after ${shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); exiting`);
@@ -33,8 +30,27 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const onSignal = (signal: string) => {
+    // A second signal: the operator does not want to wait.
+    if (signalled) {
+      console.error(`${signal} again: exiting without waiting for the shutdown`);
+      process.exit(1);
+    }
+    signalled = true;
+    void shutdown(signal);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // A worker: the primary passes its signals on as requests, since this process may have had the
+  // same signal itself (one sent to the whole process group): a request and a signal, in either
+  // order, are one shutdown.
+  onPrimaryRequest({
+    shutdown: () => void shutdown('shutdown requested by the primary'),
+    exitNow: () => {
+      console.error('the primary had a second signal: exiting without waiting for the shutdown');
+      process.exit(1);
+    },
+  });
   try {
     const config = loadConfig(process.env);
     shutdownTimeoutMs = config.shutdownTimeoutMs;

@@ -66,4 +66,80 @@ describe('SIGTERM with WebSocket clients connected', () => {
     expect(server.output()).toContain('SIGTERM again: exiting without waiting for the shutdown');
     mute.destroy();
   });
+
+  it('cuts a request still arriving a second into the close, instead of waiting out its timeout', async () => {
+    // Every timeout that could cut it far away: only the shutdown may.
+    server = await startServerChild({
+      DATABASE_URL: databaseUrl,
+      MIGRATE_ON_START: 'false',
+      HTTP_REQUEST_TIMEOUT_MS: '60000',
+      HTTP_CONNECTION_TIMEOUT_MS: '60000',
+      SHUTDOWN_TIMEOUT_MS: '60000',
+    });
+    const { port } = new URL(server.url);
+    // Headers sent, the body promised and begun, the rest never comes.
+    const trickle = net.connect(Number(port), '127.0.0.1');
+    trickle.on('error', () => {});
+    const cut = new Promise((resolve) => trickle.once('close', resolve));
+    trickle.write('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"');
+    await new Promise((r) => setTimeout(r, 300)); // its headers are read: a request the server knows of
+    const exited = server.kill('SIGTERM');
+    expect(await within(8_000, 'the process exited', exited)).toBe(0);
+    await within(1_000, 'the connection closed', cut);
+  });
+});
+
+describe('SIGTERM to a cluster (WORKERS=2)', () => {
+  const serverUrl = process.env.TEST_PG_SERVER_URL!;
+  let databaseUrl: string;
+  let server: ListeningServer | undefined;
+  const env = () => ({ DATABASE_URL: databaseUrl, WORKERS: '2', PUBSUB: 'postgres' });
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase(serverUrl);
+  });
+  afterEach(async () => {
+    // The workers too, whatever the test left (none, when it passed).
+    if (server?.child.pid) {
+      try {
+        process.kill(-server.child.pid, 'SIGKILL');
+      } catch {
+        // the group is gone
+      }
+    }
+    await server?.exited;
+  });
+  afterAll(async () => {
+    await dropTestDatabase(serverUrl, databaseUrl);
+  });
+
+  it('shuts every worker down in order, exit 0, when the whole process group has the signal (Ctrl-C, systemd)', async () => {
+    server = await startServerChild(env(), 60_000, { group: true });
+    expect((await new GqlClient(server.url).raw('{ __typename }')).status).toBe(200);
+    process.kill(-server.child.pid!, 'SIGTERM');
+    expect(await within(20_000, 'the process exited', server.exited)).toBe(0);
+    expect(server.output()).not.toMatch(/again/);
+    // Each worker once, by its own signal or the primary's request, whichever came first.
+    expect(server.output().match(/shutting down/g)).toHaveLength(2);
+  });
+
+  it('exits at once, with 1, workers and all, on a second signal to the primary', async () => {
+    server = await startServerChild(env(), 60_000, { group: true });
+    // A peer that upgraded and reads nothing: its worker's shutdown waits a second for its close.
+    const { port } = new URL(server.url);
+    const mute = net.connect(Number(port), '127.0.0.1');
+    mute.on('error', () => {});
+    mute.write(
+      'GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
+    );
+    await new Promise((resolve) => mute.once('data', resolve));
+    mute.pause();
+    server.child.kill('SIGTERM');
+    for (let i = 0; i < 200 && (server.output().match(/shutdown requested by the primary/g) ?? []).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    server.child.kill('SIGTERM');
+    expect(await within(10_000, 'the process exited', server.exited)).toBe(1);
+    expect(server.output()).toContain('signal again: stopping every worker at once');
+    mute.destroy();
+  });
 });

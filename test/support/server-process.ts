@@ -14,12 +14,17 @@ export interface ListeningServer extends ServerChild {
   url: string;
 }
 
-/** Starts the server with `env` on top of a quiet base (no inherited DATABASE_URL). */
-export function spawnServer(env: Record<string, string>): ServerChild {
+/**
+ * Starts the server with `env` on top of a quiet base (no inherited DATABASE_URL). `group`: in a
+ * process group of its own, which a test can signal as a whole (`process.kill(-pid)`), as a
+ * terminal's Ctrl-C or systemd does.
+ */
+export function spawnServer(env: Record<string, string>, options: { group?: boolean } = {}): ServerChild {
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'DATA_DIR', 'PUBSUB', 'NODE_OPTIONS'].includes(k)));
   const child = spawn(process.execPath, ['dist/src/main.js'], {
     env: { ...base, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.group ?? false,
   });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -37,8 +42,8 @@ export function spawnServer(env: Record<string, string>): ServerChild {
 }
 
 /** Starts the server and resolves once it listens; rejects with its output if it exits first. */
-export async function startServerChild(env: Record<string, string>, timeoutMs = 60_000): Promise<ListeningServer> {
-  const s = spawnServer(env);
+export async function startServerChild(env: Record<string, string>, timeoutMs = 60_000, options: { group?: boolean } = {}): Promise<ListeningServer> {
+  const s = spawnServer(env, options);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const m = /listening on (http:\/\/[\d.]+:\d+)\/graphql/.exec(s.output());
