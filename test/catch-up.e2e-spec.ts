@@ -155,6 +155,45 @@ describe('matchEvents catch-up', () => {
       ws.terminate();
     }
   });
+
+  it("refuses an afterSeq past the match's last event, live or over, instead of waiting for events that may never come; the last one itself is fine", async () => {
+    const [a, b] = [await app.player(), await app.player()];
+    const { id, bySeat } = await longMatch(a, b);
+    await oneMove(bySeat, id);
+    const cache = app.server.app.get(MatchCache);
+    const stale = cache.get(id)!;
+    await oneMove(bySeat, id);
+    const last = cache.get(id)!.lastEventSeq;
+    // A cached record older than the table (another instance's commit came later) is no reason to refuse.
+    cache.forget(id);
+    cache.set(stale);
+    const ws = new RawWs(app.url);
+    const AFTER = `subscription($id: ID!, $after: Int!) { matchEvents(matchId: $id, afterSeq: $after) { seq } }`;
+    try {
+      await ws.ready();
+      ws.subscribe('last', AFTER, { id, after: last });
+      ws.subscribe('past', AFTER, { id, after: last + 1 });
+      await ws.until(() => ws.of('past').length > 0);
+      expect(ws.of('past')).toEqual([
+        {
+          id: 'past',
+          type: 'error',
+          payload: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'afterSeq', lastSeq: last }) })],
+        },
+      ]);
+      await a.request('mutation($id: ID!) { resignMatch(matchId: $id) { id } }', { id });
+      // The subscription at the last event was live: it has the resignation's events, then completes.
+      await ws.until(() => ws.of('last').some((m) => m.type === 'complete'));
+      const firstLive = ws.of('last').find((m) => m.type === 'next')?.payload as { data: { matchEvents: { seq: number } } };
+      expect(firstLive.data.matchEvents.seq).toBe(last + 1);
+      const end = cache.get(id)?.lastEventSeq ?? last + 1;
+      ws.subscribe('over', AFTER, { id, after: end + 5 });
+      await ws.until(() => ws.of('over').length > 0);
+      expect(ws.of('over')[0]).toMatchObject({ type: 'error', payload: [{ extensions: { code: 'BAD_USER_INPUT' } }] });
+    } finally {
+      ws.terminate();
+    }
+  });
 });
 
 describe('a commit whose signal never came', () => {

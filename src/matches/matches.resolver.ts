@@ -50,7 +50,8 @@ export class MatchesResolver {
     @Args('clientSeed', {
       type: () => String,
       nullable: true,
-      description: 'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
+      description:
+        'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: the seat\'s default seed, which follows from the match\'s deal commitment (docs/fair-deals.md).',
     })
     clientSeed?: string | null,
     @Args('seat', JOIN_SEAT_ARG) seat?: number | null,

@@ -13,7 +13,8 @@ import { Match } from './models/match.model.js';
 const CLIENT_SEED = {
   type: () => String,
   nullable: true,
-  description: 'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
+  description:
+    'Your client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: the seat\'s default seed, which follows from the match\'s deal commitment (docs/fair-deals.md).',
 } as const;
 
 /** Finding opponents and rematches (docs/matchmaking.md). Thin, as every resolver. */
@@ -42,7 +43,7 @@ export class MatchmakingResolver {
   @UseGuards(AuthGuard)
   @RateLimited('createMatch')
   joinMatchByInvite(
-    @Args('code', { type: () => String, description: 'Case and dashes do not matter.' }) code: string,
+    @Args('code', { type: () => String, description: 'Case, spaces and dashes do not matter.' }) code: string,
     @CurrentPlayer() player: Player,
     @Args('clientSeed', CLIENT_SEED) clientSeed?: string | null,
     @Args('seat', JOIN_SEAT_ARG) seat?: number | null,

@@ -44,9 +44,21 @@ export class MatchFeedService {
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
     // Thousands subscribe to one match at once (a reconnect wave): the cache or one shared read.
     const { cache, repo } = this.reads;
-    const cached = cache.get(matchId);
-    const record = cached ?? (await this.reads.shared(`f:${matchId}`, () => repo.find(matchId)));
+    let cached = cache.get(matchId);
+    let record = cached ?? (await this.reads.shared(`f:${matchId}`, () => repo.find(matchId)));
+    // A seq past the record's may be a commit newer than the cache or the shared read: the table decides.
+    if (record && afterSeq !== null && afterSeq > record.lastEventSeq) {
+      cached = undefined;
+      record = await repo.find(matchId);
+    }
     if (!record) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
+    // A seq this match never had (another match's, or from a client's mix-up) would wait for
+    // events that may never come: the client is told.
+    if (afterSeq !== null && afterSeq > record.lastEventSeq)
+      throw new ApiError('BAD_USER_INPUT', `afterSeq ${afterSeq} is past the match's last event (${record.lastEventSeq})`, {
+        field: 'afterSeq',
+        lastSeq: record.lastEventSeq,
+      });
     let delivered = afterSeq ?? record.lastEventSeq;
     // The newest record seen: once it is over and everything it holds was sent, nothing can follow.
     let known = record;

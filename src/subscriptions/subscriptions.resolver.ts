@@ -20,7 +20,12 @@ export class SubscriptionsResolver {
   })
   matchEvents(
     @Args('matchId', { type: () => ID, description: 'The match to follow (anyone may); an unknown one fails with NOT_FOUND.' }) matchId: string,
-    @Args('afterSeq', { type: () => Int, nullable: true, description: 'The last event seq the client saw.' }) afterSeq: number | null | undefined,
+    @Args('afterSeq', {
+      type: () => Int,
+      nullable: true,
+      description: "The last event seq the client saw; one past the match's last event is BAD_USER_INPUT (extensions.lastSeq).",
+    })
+    afterSeq: number | null | undefined,
     @CurrentPlayer() player: Player | null,
     @Context() ctx: RequestContext,
   ) {

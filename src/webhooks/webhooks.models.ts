@@ -76,7 +76,7 @@ export class Webhook {
   @Field(() => Date, {
     nullable: true,
     description:
-      'Set once the endpoint fails in earnest (5 attempts in a row, or a 429/503 asking for time with Retry-After): no message is attempted before this time, then one at a time until one is delivered, which clears it and sends the rest. Each failed attempt meanwhile sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest), or as far as a Retry-After asks when that is longer (up to 24 h). redeliverWebhook ends it at once (that message goes next), as do a new url and enabling a disabled endpoint. Null while not held, and while disabled.',
+      'Set once the endpoint fails in earnest (5 attempts in a row, or a 429/503 asking for time with Retry-After): no message is attempted before this time, then one at a time until one is delivered, which clears it and sends the rest. Each failed attempt meanwhile sets it again, as far ahead as the endpoint has been failing (from the first delay of the retry schedule up to its longest), or as far as a Retry-After asks when that is longer (up to 24 h). redeliverWebhook ends it at once (that message goes next), as do a new url and enabling a disabled endpoint. Null while not held, and while disabled. Once its time has passed it stays until the next attempt (the probe) settles it: a delivery clears it, a failure sets it again.',
   })
   heldUntil!: Date | null;
   @Field(() => Date, { nullable: true, description: 'The last secret rotation: for 24 h after it, messages carry both signatures.' })

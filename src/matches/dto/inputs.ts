@@ -63,7 +63,8 @@ export class CreateMatchInput {
   rules?: RulesInput | null;
   @Field(() => String, {
     nullable: true,
-    description: 'The creator\'s client seed, mixed into every deal: 1–64 printable ASCII characters, no "|". Default: 16 random hex characters.',
+    description:
+      "The creator's client seed, mixed into every deal: 1–64 printable ASCII characters, no \"|\". Default: the seat's default seed, which follows from the match's deal commitment (docs/fair-deals.md).",
   })
   clientSeed?: string | null;
 

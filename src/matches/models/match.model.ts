@@ -20,7 +20,7 @@ export class Seat {
   isBot!: boolean;
   @Field({
     description:
-      "Mixed into every deal of the match (docs/fair-deals.md): the player's own (createMatch, joinMatch, setClientSeed before the start) or 16 random hex characters.",
+      "Mixed into every deal of the match (docs/fair-deals.md): the player's own (createMatch, joinMatch, setClientSeed before the start) or, for a seat nobody gave one (a bot's, a free seat's, a player's who sent none), its default seed, which follows from the match's deal commitment.",
   })
   clientSeed!: string;
 
