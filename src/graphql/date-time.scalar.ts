@@ -1,24 +1,48 @@
 import { GraphQLError, GraphQLScalarType, Kind, print } from 'graphql';
 
-const EXPECTED = 'DateTime must be a string such as 2026-12-01T10:00:00Z';
+const EXPECTED = 'DateTime must be an RFC 3339 date-time with its offset, such as 2026-12-01T10:00:00Z or 2026-12-01T11:00:00+01:00';
+
+/** RFC 3339's date-time (ISO 8601's profile of it): a date, a time, seconds, an optional fraction, and the offset. */
+const RFC_3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * A date-time string as RFC 3339 writes it, or null. The offset is required: without one, JavaScript
+ * reads the time as the server's local time, so a client's "10:00" meant whatever the server's
+ * zone made of it. A date that is no date (February 30th, hour 24) is refused, not rolled over.
+ */
+export function parseDateTime(text: string): Date | null {
+  const m = RFC_3339.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const calendar = new Date(0);
+  calendar.setUTCFullYear(year, month - 1, day); // Date.UTC would read years 0–99 as 1900–1999
+  if (calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) return null;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  if (m[8] && (Number(m[9]) > 23 || Number(m[10]) > 59)) return null;
+  const date = new Date(text.replace(' ', 'T'));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
 
 /**
  * `DateTime`, as @nestjs/graphql's own (same name, same description, same output) but refusing
- * what is not a string: its scalar read a literal of any other kind (`from: -1`, `from: {}`) as no
- * value at all, so the argument was silently dropped and a filter matched everything, and took a
- * variable of any kind to `new Date` (`true` was a millisecond after 1970). A string is read as
- * before; one that is no date is refused where it is used (`dateInRange`).
+ * what is no RFC 3339 date-time: its scalar read a literal of any other kind (`from: -1`,
+ * `from: {}`) as no value at all, so the argument was silently dropped and a filter matched
+ * everything, took a variable of any kind to `new Date` (`true` was a millisecond after 1970),
+ * and read a string without an offset in the server's time zone. The dates the database can hold
+ * are checked where they are used (`dateInRange`).
  */
 export const DateTimeScalar = new GraphQLScalarType<Date | null, string | null>({
   name: 'DateTime',
   description: 'A date-time string at UTC, such as 2019-12-03T09:54:33Z, compliant with the date-time format.',
   serialize: (value) => (value instanceof Date ? value.toISOString() : null),
   parseValue: (value) => {
-    if (typeof value !== 'string') throw new GraphQLError(EXPECTED);
-    return new Date(value);
+    const date = typeof value === 'string' ? parseDateTime(value) : null;
+    if (!date) throw new GraphQLError(EXPECTED);
+    return date;
   },
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError(`${EXPECTED}, not ${print(ast)}`);
-    return new Date(ast.value);
+    const date = ast.kind === Kind.STRING ? parseDateTime(ast.value) : null;
+    if (!date) throw new GraphQLError(`${EXPECTED}, not ${print(ast)}`);
+    return date;
   },
 });

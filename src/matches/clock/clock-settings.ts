@@ -46,8 +46,8 @@ const given = (v: number | null | undefined): v is number => v !== null && v !==
  */
 export function resolveClock(req: ClockRequest, minSeconds: number): ClockSettings {
   const problems: string[] = [];
-  const whole = (name: string, v: number, min: number, max: number) => {
-    if (!Number.isInteger(v) || v < min || v > max) problems.push(`clock.${name} must be a whole number of seconds from ${min} to ${max} (got ${v})`);
+  const whole = (name: string, v: number, min: number, max: number, unit = 'seconds') => {
+    if (!Number.isInteger(v) || v < min || v > max) problems.push(`clock.${name} must be a whole number of ${unit} from ${min} to ${max} (got ${v})`);
   };
   const notFor = (name: string, v: number | null | undefined, why: string) => {
     if (given(v)) problems.push(`clock.${name} does not apply ${why}`);
@@ -68,7 +68,7 @@ export function resolveClock(req: ClockRequest, minSeconds: number): ClockSettin
     }
   }
   if (onTimeout === 'FORFEIT') notFor('forfeitAfter', req.forfeitAfter, 'to onTimeout FORFEIT (the first timeout forfeits)');
-  else if (given(req.forfeitAfter)) whole('forfeitAfter', req.forfeitAfter, 0, MAX_FORFEIT_AFTER);
+  else if (given(req.forfeitAfter)) whole('forfeitAfter', req.forfeitAfter, 0, MAX_FORFEIT_AFTER, 'timeouts');
   if (problems.length > 0) throw new ApiError('BAD_USER_INPUT', problems.join('; '), { problems });
   const bank = req.kind === 'BANK';
   return {
