@@ -694,6 +694,26 @@ describeInBrowser('web client in Chromium', () => {
     expectClean(w);
   });
 
+  it('links the GraphQL IDE where the server serves it, and hides the link where it does not (GRAPHQL_IDE=false, production)', async () => {
+    const w = await open('/');
+    await w.page.getByRole('link', { name: 'GraphQL IDE' }).waitFor();
+    const off = await startTestApp({ GRAPHQL_IDE: 'false' });
+    try {
+      const page = (await watchedPage(browser)).page;
+      const checked = page.waitForResponse((r) => r.url() === `${off.url}/graphql`);
+      await page.goto(`${off.url}/`);
+      await page.getByRole('button', { name: 'Register' }).waitFor();
+      // Its check has answered (GET /graphql refused): the link stays hidden.
+      expect((await checked).status()).toBe(400);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+      expect(await page.locator('#ide-link').isVisible()).toBe(false);
+      await page.close();
+    } finally {
+      await off.close();
+    }
+    expectClean(w);
+  });
+
   it('serves the GraphQL IDE from the server, running a query and a subscription', async () => {
     const ada = await app.player('Ada');
     const bob = await app.player('Bob');

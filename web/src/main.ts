@@ -104,5 +104,20 @@ onTokenProblem(({ forgotten, reason }) => {
   }
 });
 
+/**
+ * The IDE link, shown only where GET /graphql serves the IDE to a browser: it is off in
+ * production (GRAPHQL_IDE), where the link led to a JSON refusal.
+ */
+async function showIdeLinkIfServed(): Promise<void> {
+  try {
+    const res = await fetch('/graphql', { headers: { accept: 'text/html' } });
+    const served = res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html');
+    (document.getElementById('ide-link') as HTMLElement).hidden = !served;
+  } catch {
+    // Unreachable now: the link stays hidden.
+  }
+}
+
 window.addEventListener('hashchange', () => void render());
 void render();
+void showIdeLinkIfServed();
