@@ -79,6 +79,8 @@ export class InstanceSlot implements InstanceStanding {
     this.client = null;
     this.unwatch();
     dropSession(client);
+    // Until it is taken again, another instance of the excluded mode could start on this database.
+    this.logger.warn('the instance lock session was lost: taking the lock again');
     this.retry = setTimeout(() => void this.retake(), RETRY_MS);
     this.retry.unref();
   }
@@ -91,7 +93,10 @@ export class InstanceSlot implements InstanceStanding {
         // readiness goes down, so that a load balancer sends traffic elsewhere until this is solved.
         this.conflicting = true;
         this.logger.error(`PUBSUB=${this.mode} conflicts with another instance on this database: stop one of them`);
-      } else return void (this.conflicting = false);
+      } else {
+        this.logger.log('instance lock taken again');
+        return void (this.conflicting = false);
+      }
     } catch (e) {
       this.logger.warn(`cannot take the instance lock again yet: ${e instanceof Error ? e.message : String(e)}`);
     }
