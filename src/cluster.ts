@@ -38,18 +38,46 @@ export async function superviseWorkers(workers: number): Promise<void> {
       worker.on('message', (m: WorkerListening) => m?.type === 'listening' && resolve(m.url));
       worker.once('exit', (code) => reject(new Error(`worker ${worker.process.pid} exited with ${code} before listening`)));
     });
+  const ask = (w: Worker, request: PrimaryRequest) => w.send(request, () => {}); // one gone meanwhile is no error here
+  const stopAll = () => {
+    const running = alive();
+    if (closing) {
+      console.error('signal again: stopping every worker at once');
+      for (const w of running) ask(w, { type: 'exit-now' });
+      process.exit(1);
+    }
+    closing = true;
+    let left = running.length;
+    if (left === 0) process.exit(failed ? 1 : 0);
+    for (const w of running) {
+      // Counted here, as each exits: cluster's own 'exit' event comes after this one.
+      w.once('exit', (code, signal) => {
+        failed ||= code !== 0 || signal !== null;
+        if (--left === 0) process.exit(failed ? 1 : 0);
+      });
+      ask(w, { type: 'shutdown' });
+    }
+  };
+  // Before the first fork: a signal while the workers start stops them too (they listen for the
+  // request from their first moment).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, stopAll);
+  }
   let url = '';
-  for (let i = 0; i < workers; i++) url = await start();
+  try {
+    for (let i = 0; i < workers; i++) url = await start();
+  } catch (e) {
+    if (closing) return new Promise<void>(() => {}); // stopped while starting: stopAll exits
+    throw e;
+  }
   console.log(
     `straight-dominoes listening on ${url}/graphql (${workers} worker processes, pids ${alive()
       .map((w) => w.process.pid)
       .join(', ')})`,
   );
   cluster.on('exit', (worker, code, signal) => {
-    if (closing) {
-      failed ||= code !== 0;
-      return;
-    }
+    if (closing) return;
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     console.error(`worker ${worker.process.pid} exited (${signal ?? code}) after ${Math.round(lived / 1000)}s`);
@@ -60,29 +88,11 @@ export async function superviseWorkers(workers: number): Promise<void> {
     }
     start().catch((e: unknown) => console.error(`cannot replace it: ${e instanceof Error ? e.message : String(e)}`));
   });
-  const stopAll = () => {
-    const running = alive();
-    if (closing) {
-      console.error('signal again: stopping every worker at once');
-      for (const w of running) w.send({ type: 'exit-now' } satisfies PrimaryRequest);
-      process.exit(1);
-    }
-    closing = true;
-    let left = running.length;
-    if (left === 0) process.exit(failed ? 1 : 0);
-    for (const w of running) {
-      w.once('exit', () => --left === 0 && process.exit(failed ? 1 : 0));
-      w.send({ type: 'shutdown' } satisfies PrimaryRequest);
-    }
-  };
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.removeAllListeners(signal);
-    process.on(signal, stopAll);
-  }
 }
 
+/** The workers that can still be asked something. */
 function alive(): Worker[] {
-  return Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+  return Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead() && w.isConnected());
 }
 
 /** In a worker: what to do when the primary asks this worker to stop. */

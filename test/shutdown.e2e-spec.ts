@@ -77,15 +77,20 @@ describe('SIGTERM with WebSocket clients connected', () => {
       SHUTDOWN_TIMEOUT_MS: '60000',
     });
     const { port } = new URL(server.url);
-    // Headers sent, the body promised and begun, the rest never comes.
-    const trickle = net.connect(Number(port), '127.0.0.1');
-    trickle.on('error', () => {});
-    const cut = new Promise((resolve) => trickle.once('close', resolve));
-    trickle.write('POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"');
-    await new Promise((r) => setTimeout(r, 300)); // its headers are read: a request the server knows of
+    // Headers sent, the body promised and begun, the rest never comes; and headers never finished.
+    const trickling = [
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"',
+      'GET /graphql?query=%7B__typename%7D HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ',
+    ].map((text) => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(text);
+      return new Promise((resolve) => socket.once('close', resolve));
+    });
+    await new Promise((r) => setTimeout(r, 300)); // both are in: connections the server knows of
     const exited = server.kill('SIGTERM');
     expect(await within(8_000, 'the process exited', exited)).toBe(0);
-    await within(1_000, 'the connection closed', cut);
+    await within(1_000, 'the connections closed', Promise.all(trickling));
   });
 });
 
@@ -120,6 +125,28 @@ describe('SIGTERM to a cluster (WORKERS=2)', () => {
     expect(server.output()).not.toMatch(/again/);
     // Each worker once, by its own signal or the primary's request, whichever came first.
     expect(server.output().match(/shutting down/g)).toHaveLength(2);
+  });
+
+  it("exits 1 when a worker's shutdown overran SHUTDOWN_TIMEOUT_MS, the last one to exit included", async () => {
+    server = await startServerChild({ ...env(), SHUTDOWN_TIMEOUT_MS: '1000' }, 60_000, { group: true });
+    // Peers that upgraded and read nothing, on both workers (connections go to each in turn):
+    // each worker waits a second for them, which is all its shutdown may take.
+    const { port } = new URL(server.url);
+    const mutes = Array.from({ length: 4 }, () => {
+      const mute = net.connect(Number(port), '127.0.0.1');
+      mute.on('error', () => {});
+      mute.write(
+        'GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
+      );
+      return mute;
+    });
+    await Promise.all(mutes.map((mute) => new Promise((resolve) => mute.once('data', resolve))));
+    for (const mute of mutes) mute.pause();
+    server.child.kill('SIGTERM');
+    expect(await within(10_000, 'the process exited', server.exited)).toBe(1);
+    expect(server.output().match(/not done after 1000 ms/g)).toHaveLength(2);
+    for (const mute of mutes) mute.destroy();
   });
 
   it('exits at once, with 1, workers and all, on a second signal to the primary', async () => {
