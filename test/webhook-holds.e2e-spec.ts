@@ -152,6 +152,21 @@ describe('the hold of a failing endpoint', () => {
     expect(await attempts()).toBe(8);
   });
 
+  it('counts no stale outcome beside the current one of the same message in one batch, whichever came later', async () => {
+    const w = await endpoint();
+    const [m] = await messages(w, 1);
+    const [a] = await deliveries.claimDue(20, 50, 10);
+    await new Promise((r) => setTimeout(r, 100));
+    const [b] = await deliveries.claimDue(20, 60_000, 10);
+    const now = Date.now();
+    await deliveries.recordAttempts(
+      [outcome(m, w, true, new Date(now), 0, b.claimedUntil), outcome(m, w, false, new Date(now + 5), 0, a.claimedUntil)],
+      hold,
+    );
+    expect((await prisma.webhookMessage.findUniqueOrThrow({ where: { id: m } })).status).toBe('DELIVERED');
+    expect(await row(w)).toMatchObject({ failureStreak: 0, failingSince: null, heldUntil: null });
+  });
+
   it('offers one probe once the hold is over: a message not tried yet, first among its owner’s; none while it is in flight, none before the hold ends', async () => {
     const held = await endpoint(owner.id, { failingSince: new Date(Date.now() - 60_000), failureStreak: 6, heldUntil: new Date(Date.now() - 1_000) });
     // Its newest messages have been tried; the untried ones are older. The owner's other endpoint

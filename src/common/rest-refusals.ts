@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { graphqlErrorBody, graphqlMediaType } from '../graphql/graphql-refusal.js';
-import { GRAPHQL_PATH } from '../graphql/graphql-ws-endpoint.js';
+import { graphqlErrorBody, graphqlMediaType, isGraphqlPath } from '../graphql/graphql-refusal.js';
 import { protectAnswer } from '../web/no-framing.js';
 import { codeOfStatus } from './rest-error.filter.js';
 
@@ -50,16 +49,6 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 function refusal(request: FastifyRequest, status: number, message: string): { type: string; body: string } {
   const code = codeOfStatus(status);
   const said = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
-  if (decodedPath(request.url) === GRAPHQL_PATH) return { type: graphqlMediaType(request.headers.accept), body: graphqlErrorBody(said, { code }) };
+  if (isGraphqlPath(request.url)) return { type: graphqlMediaType(request.headers.accept), body: graphqlErrorBody(said, { code }) };
   return { type: 'application/json; charset=utf-8', body: JSON.stringify({ code, message: said }) };
-}
-
-/** The path as the router reads it (`/m%61tches/…` is /matches/…); the raw one if it does not decode. */
-function decodedPath(url: string): string {
-  const path = url.split('?')[0];
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
 }

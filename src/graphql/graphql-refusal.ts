@@ -1,5 +1,6 @@
 import Negotiator from 'negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GRAPHQL_PATH } from './graphql-ws-endpoint.js';
 
 const APPLICATION_JSON = 'application/json; charset=utf-8';
 const GRAPHQL_RESPONSE_JSON = 'application/graphql-response+json; charset=utf-8';
@@ -16,6 +17,16 @@ export function graphqlMediaType(accept: string | undefined): string {
   if (!accept) return APPLICATION_JSON;
   const preferred = new Negotiator({ headers: { accept } }).mediaType([APPLICATION_JSON, GRAPHQL_RESPONSE_JSON]);
   return preferred ?? APPLICATION_JSON;
+}
+
+/** Whether a request's path is /graphql as the router reads it (`/gr%61phql` is), routed or not (`PUT /graphql` is not). */
+export function isGraphqlPath(url: string): boolean {
+  const path = url.split('?')[0];
+  try {
+    return decodeURIComponent(path) === GRAPHQL_PATH;
+  } catch {
+    return false;
+  }
 }
 
 /** A GraphQL answer of one error with its code (and any further extensions, such as retryAfter). */

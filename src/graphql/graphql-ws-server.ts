@@ -37,13 +37,20 @@ export function serveGraphqlWs<P extends Record<string, unknown>>(
   wss.options.handleProtocols = handleProtocols;
   wss.on('error', (err) => logger.error(err));
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    // The errors of writes to this socket: only those say the client went away, whatever their code
+    // (an ECONNRESET from the database during onConnect is the server's).
+    const writeFailures = new WeakSet<object>();
     const closed = server.opened(
       {
         protocol: socket.protocol,
         send: (data) =>
           new Promise<void>((resolve, reject) => {
             if (socket.readyState !== socket.OPEN) return resolve();
-            socket.send(data, (err) => (err ? reject(err) : resolve()));
+            socket.send(data, (err) => {
+              if (!err) return resolve();
+              writeFailures.add(err);
+              reject(err);
+            });
           }),
         close: (code, reason) => socket.close(code, reason),
         onMessage: (handle) =>
@@ -51,7 +58,8 @@ export function serveGraphqlWs<P extends Record<string, unknown>>(
             handle(String(data)).catch((err: unknown) => {
               const message = err instanceof Error ? err.message : String(err);
               if (UNEXPECTED_MESSAGE.test(message)) return socket.close(CloseCode.BadRequest, message);
-              if (isPeerGone(err)) return logger.debug(`answer not written, the client went away: ${message}`);
+              if (typeof err === 'object' && err !== null && writeFailures.has(err) && isPeerGone(err))
+                return logger.debug(`answer not written, the client went away: ${message}`);
               logger.error(err);
               socket.close(CloseCode.InternalServerError, 'Internal server error');
             });

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RateLimitedError, type RateLimits } from './rate-limits.service.js';
 import { clientKey } from './client-key.js';
-import { refuseGraphql } from '../graphql/graphql-refusal.js';
-import { GRAPHQL_PATH } from '../graphql/graphql-ws-endpoint.js';
+import { isGraphqlPath, refuseGraphql } from '../graphql/graphql-refusal.js';
 
 /**
  * Every HTTP request but the health checks spends from its address's budget before any parsing:
@@ -18,7 +17,7 @@ export function limitHttpByAddress(fastify: FastifyInstance, limits: RateLimits)
       if (!(e instanceof RateLimitedError)) throw e;
       const { code, message, retryAfter } = e;
       reply.header('retry-after', String(retryAfter));
-      if (request.routeOptions.url === GRAPHQL_PATH) return refuseGraphql(request, reply, 429, message, { code, retryAfter });
+      if (isGraphqlPath(request.url)) return refuseGraphql(request, reply, 429, message, { code, retryAfter });
       return reply.code(429).send({ code, message, retryAfter });
     }
   });

@@ -137,14 +137,15 @@ export class WebhookDeliveriesRepository {
         UPDATE "WebhookMessage" m SET "status" = x.status, "attempt" = m."attempt" + 1, "claimedUntil" = NULL,
           "dueAt" = CASE WHEN x.due_ms IS NULL THEN NULL ELSE now() + make_interval(secs => x.due_ms / 1000) END
         FROM x WHERE m."id" = x.message AND m."status" = 'PENDING' AND m."claimedUntil" IS NOT DISTINCT FROM x.claim
-        RETURNING m."id"),
+        RETURNING m."id", x.claim),
       logged AS (
         INSERT INTO "WebhookAttempt" ("id", "messageId", "at", "statusCode", "error", "durationMs")
         SELECT gen_random_uuid(), x.message, x.at, x.code, x.error, x.duration FROM x
         -- (a row the update changed is not locked again by the same statement: it is in messages, not in found)
         WHERE x.message IN (SELECT "id" FROM found UNION SELECT "id" FROM messages)),
       -- The outcomes that count (their message was still under their claim).
-      counted AS (SELECT x.* FROM x JOIN messages ON messages."id" = x.message),
+      -- (by message and claim: a batch may hold a stale outcome beside the current one of the same message)
+      counted AS (SELECT x.* FROM x JOIN messages ON messages."id" = x.message AND messages.claim IS NOT DISTINCT FROM x.claim),
       -- Per endpoint: its latest outcome, whether any delivered, and the failures after the last delivery.
       last_delivery AS (SELECT webhook, max(at) FILTER (WHERE ok) AS at FROM counted GROUP BY webhook),
       endpoints AS (
