@@ -700,11 +700,11 @@ describeInBrowser('web client in Chromium', () => {
     const off = await startTestApp({ GRAPHQL_IDE: 'false' });
     try {
       const page = (await watchedPage(browser)).page;
-      const checked = page.waitForResponse((r) => r.url() === `${off.url}/graphql`);
+      const checked = page.waitForResponse((r) => r.url() === `${off.url}/web-client.json`);
       await page.goto(`${off.url}/`);
       await page.getByRole('button', { name: 'Register' }).waitFor();
-      // Its check has answered (GET /graphql refused): the link stays hidden.
-      expect((await checked).status()).toBe(400);
+      // The server said the IDE is off: the link stays hidden.
+      expect(await (await checked).json()).toEqual({ graphqlIde: false });
       await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
       expect(await page.locator('#ide-link').isVisible()).toBe(false);
       await page.close();

@@ -32,6 +32,9 @@ export const WEB_CLIENT_HEADERS: Readonly<Record<string, string>> = {
   'referrer-policy': 'no-referrer',
 };
 
+/** What the web client asks the server about itself: whether the GraphQL IDE is served (its link shows only then). */
+export const WEB_CLIENT_SETTINGS_PATH = '/web-client.json';
+
 function setWebClientHeaders(res: { setHeader(name: string, value: string): unknown }): void {
   for (const [name, value] of Object.entries(WEB_CLIENT_HEADERS)) res.setHeader(name, value);
 }
@@ -56,8 +59,11 @@ export class WebModule implements OnModuleInit {
     const root = webClientRoot();
     // wildcard: false routes exactly the files present at start-up, so no catch-all route
     // shadows the API's 404s.
-    if (root) await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: 'index.html', setHeaders: setWebClientHeaders });
-    else this.logger.warn('web client not built (npm run build): nothing is served at /');
+    if (root) {
+      await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: 'index.html', setHeaders: setWebClientHeaders });
+      const settings = JSON.stringify({ graphqlIde: this.config.graphqlIde });
+      fastify.get(WEB_CLIENT_SETTINGS_PATH, (_request, reply) => reply.header('content-type', 'application/json; charset=utf-8').send(settings));
+    } else this.logger.warn('web client not built (npm run build): nothing is served at /');
     if (this.config.graphqlIde) {
       await fastify.register(fastifyStatic, { root: getDistDirectory(), prefix: IDE_ASSETS_PREFIX, wildcard: false, decorateReply: false });
     }

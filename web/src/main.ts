@@ -105,14 +105,14 @@ onTokenProblem(({ forgotten, reason }) => {
 });
 
 /**
- * The IDE link, shown only where GET /graphql serves the IDE to a browser: it is off in
- * production (GRAPHQL_IDE), where the link led to a JSON refusal.
+ * The IDE link, shown only where the server serves the IDE: it is off in production
+ * (GRAPHQL_IDE), where the link led to a JSON refusal.
  */
 async function showIdeLinkIfServed(): Promise<void> {
   try {
-    const res = await fetch('/graphql', { headers: { accept: 'text/html' } });
-    const served = res.ok && (res.headers.get('content-type') ?? '').startsWith('text/html');
-    (document.getElementById('ide-link') as HTMLElement).hidden = !served;
+    const res = await fetch('/web-client.json');
+    const settings = res.ok ? ((await res.json()) as { graphqlIde?: unknown }) : {};
+    (document.getElementById('ide-link') as HTMLElement).hidden = settings.graphqlIde !== true;
   } catch {
     // Unreachable now: the link stays hidden.
   }
