@@ -50,7 +50,11 @@ describe('resolveClock', () => {
       { kind: 'PER_MOVE', moveSeconds: 60, onTimeout: 'FORFEIT', forfeitAfter: 2 },
       /forfeitAfter does not apply to onTimeout FORFEIT/,
     ],
-    ['a negative forfeitAfter', { kind: 'PER_MOVE', moveSeconds: 60, forfeitAfter: -1 }, /forfeitAfter must be a whole number of timeouts from 0 to 100/],
+    [
+      'a negative forfeitAfter',
+      { kind: 'PER_MOVE', moveSeconds: 60, forfeitAfter: -1 },
+      /forfeitAfter must be a whole number of timeouts from 0 to 100/,
+    ],
   ])('refuses %s', (_what, req, message) => {
     expect(problemOf(req)).toMatch(message);
   });
