@@ -3,7 +3,7 @@ import type { AppConfig } from '../config/config.js';
 import { limitHttpByAddress } from './http-rate-limit.js';
 import { RateLimits } from './rate-limits.service.js';
 
-type Hook = (request: { url: string; ip: string }, reply: FakeReply) => Promise<unknown>;
+type Hook = (request: { url: string; ip: string; headers: Record<string, string> }, reply: FakeReply) => Promise<unknown>;
 
 class FakeReply {
   status = 200;
@@ -30,7 +30,7 @@ describe('limitHttpByAddress', () => {
 
   const status = async (ip: string) => {
     const reply = new FakeReply();
-    await hook({ url: '/graphql', ip }, reply);
+    await hook({ url: '/graphql', ip, headers: {} }, reply);
     return reply.status;
   };
 
