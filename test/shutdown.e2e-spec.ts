@@ -14,6 +14,19 @@ import { startServerChild, type ListeningServer } from './support/server-process
 const within = <T>(ms: number, what: string, p: Promise<T>): Promise<T> =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms).unref())]);
 
+/** A peer that upgrades to graphql-ws at `port` and then reads nothing: the shutdown waits a second for its close. */
+async function mutePeer(port: string): Promise<net.Socket> {
+  const mute = net.connect(Number(port), '127.0.0.1');
+  mute.on('error', () => {});
+  mute.write(
+    'GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
+  );
+  await new Promise((resolve) => mute.once('data', resolve)); // 101 Switching Protocols
+  mute.pause();
+  return mute;
+}
+
 jest.setTimeout(60_000);
 
 describe('SIGTERM with WebSocket clients connected', () => {
@@ -51,14 +64,7 @@ describe('SIGTERM with WebSocket clients connected', () => {
     server = await startServerChild({ DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'false' });
     // A peer that upgraded and then reads nothing: the shutdown waits a second for its close.
     const { port } = new URL(server.url);
-    const mute = net.connect(Number(port), '127.0.0.1');
-    mute.on('error', () => {});
-    mute.write(
-      'GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
-    );
-    await new Promise((resolve) => mute.once('data', resolve)); // 101 Switching Protocols
-    mute.pause();
+    const mute = await mutePeer(port);
     server.child.kill('SIGTERM');
     for (let i = 0; i < 200 && !server.output().includes('SIGTERM: shutting down'); i++) await new Promise((r) => setTimeout(r, 10));
     const exited = server.kill('SIGTERM');
@@ -132,17 +138,7 @@ describe('SIGTERM to a cluster (WORKERS=2)', () => {
     // Peers that upgraded and read nothing, on both workers (connections go to each in turn):
     // each worker waits a second for them, which is all its shutdown may take.
     const { port } = new URL(server.url);
-    const mutes = Array.from({ length: 4 }, () => {
-      const mute = net.connect(Number(port), '127.0.0.1');
-      mute.on('error', () => {});
-      mute.write(
-        'GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-          `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
-      );
-      return mute;
-    });
-    await Promise.all(mutes.map((mute) => new Promise((resolve) => mute.once('data', resolve))));
-    for (const mute of mutes) mute.pause();
+    const mutes = await Promise.all(Array.from({ length: 4 }, () => mutePeer(port)));
     server.child.kill('SIGTERM');
     expect(await within(10_000, 'the process exited', server.exited)).toBe(1);
     expect(server.output().match(/not done after 1000 ms/g)).toHaveLength(2);
@@ -153,14 +149,7 @@ describe('SIGTERM to a cluster (WORKERS=2)', () => {
     server = await startServerChild(env(), 60_000, { group: true });
     // A peer that upgraded and reads nothing: its worker's shutdown waits a second for its close.
     const { port } = new URL(server.url);
-    const mute = net.connect(Number(port), '127.0.0.1');
-    mute.on('error', () => {});
-    mute.write(
-      'GET /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: graphql-transport-ws\r\n\r\n`,
-    );
-    await new Promise((resolve) => mute.once('data', resolve));
-    mute.pause();
+    const mute = await mutePeer(port);
     server.child.kill('SIGTERM');
     for (let i = 0; i < 200 && (server.output().match(/shutdown requested by the primary/g) ?? []).length < 2; i++)
       await new Promise((r) => setTimeout(r, 10));
