@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbedded } from '../../dist/src/database/database-url.js';
 import { applyMigrations } from '../../dist/src/database/migrate.js';
-import { adminQuery, databaseName, newTemplateName, withDatabase } from '../../dist/test/setup/test-database.js';
+import { adminQuery, databaseName, dropLeftoverTestDatabases, newTemplateName, withDatabase } from '../../dist/test/setup/test-database.js';
 
 /**
  * Finds the PostgreSQL server the e2e suites use — DATABASE_URL's (whose database name must
@@ -27,6 +27,7 @@ export default async function globalSetup() {
     globalThis.__embeddedPgDir = dir;
     serverUrl = db.url;
   }
+  if (given) await dropLeftoverTestDatabases(serverUrl);
   const template = newTemplateName();
   // From template0, not template1: always pristine, and never "being accessed by other users" on a
   // shared server where someone is connected to template1.

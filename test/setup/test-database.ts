@@ -14,9 +14,48 @@ export function newTemplateName(): string {
   return uniqueName('dominoes_test_template');
 }
 
-/** A database name no other run or test file has: the prefix and 12 random hex digits. */
-function uniqueName(prefix: string): string {
-  return `${prefix}_${randomBytes(6).toString('hex')}`;
+/**
+ * A database name no other run or test file has: the prefix, the time of its creation (seconds
+ * since the epoch, base 36: what lets a later run tell a leftover from a live one) and 12 random
+ * hex digits.
+ */
+function uniqueName(prefix: string, now = Date.now()): string {
+  return `${prefix}_${Math.floor(now / 1000).toString(36)}_${randomBytes(6).toString('hex')}`;
+}
+
+/** This suite's databases, templates among them; the group is the creation time. */
+const TEST_DATABASE = /^dominoes_test_(?:template_)?([0-9a-z]+)_[0-9a-f]{12}$/;
+
+/** Far longer than any run takes (CI's whole budget is 90 minutes). */
+export const LEFTOVER_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Drops the test databases a run that was killed (Ctrl-C mid-run, a CI job cancelled) left on a
+ * shared PostgreSQL server: each is a full copy of the schema, and nothing else would ever drop
+ * them. Only those created more than `olderThanMs` ago, so a run going on beside this one keeps
+ * its own. Returns the names dropped.
+ */
+export async function dropLeftoverTestDatabases(serverUrl: string, olderThanMs = LEFTOVER_AGE_MS, now = Date.now()): Promise<string[]> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>(String.raw`SELECT datname FROM pg_database WHERE datname LIKE 'dominoes\_test\_%'`);
+    const leftovers = rows
+      .map((row) => row.datname)
+      .filter((name) => {
+        const stamp = TEST_DATABASE.exec(name)?.[1];
+        return stamp !== undefined && now - parseInt(stamp, 36) * 1000 > olderThanMs;
+      });
+    for (const name of leftovers) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    return leftovers;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A test database's name as it would have been given at `createdAt`: for the leftover sweep's test. */
+export function testDatabaseNameAt(createdAt: number): string {
+  return uniqueName('dominoes_test', createdAt);
 }
 
 function templateName(): string {
