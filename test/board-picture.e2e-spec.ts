@@ -26,6 +26,8 @@ describe('board pictures and web pages over HTTP', () => {
     expect(live.status).toBe(200);
     expect(live.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
     expect(live.headers.get('cache-control')).toBe('no-cache');
+    // Opened by itself it is a document: nothing in it may run or load.
+    expect(live.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
     const liveSvg = await live.text();
     expect(liveSvg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(liveSvg).toContain('Ada 0 · Bob 0');

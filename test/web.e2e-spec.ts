@@ -380,7 +380,8 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.reload();
     await w.page.locator('#notice', { hasText: 'Your token is no longer valid' }).waitFor();
     expect(await savedToken(w.page)).toBeNull();
-    await w.page.getByText('Not signed in').waitFor();
+    await w.page.locator('#who', { hasText: 'Not signed in' }).waitFor();
+    await w.page.locator('#notice', { hasText: 'Another tab signed out' }).waitFor();
     await w.page.getByRole('heading', { name: 'Register' }).waitFor();
     await w.page.getByRole('heading', { name: 'Sign in with a token' }).waitFor();
   });
@@ -445,7 +446,8 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.getByLabel('Your token').fill('not-a-token');
     await w.page.getByRole('button', { name: 'Sign in' }).click();
     await w.page.locator('#error', { hasText: 'That token is not valid' }).waitFor();
-    await w.page.getByText('Not signed in').waitFor();
+    await w.page.locator('#who', { hasText: 'Not signed in' }).waitFor();
+    await w.page.locator('#notice', { hasText: 'Another tab signed out' }).waitFor();
     expect(await savedToken(w.page)).toBeNull();
 
     await w.page.getByLabel('Your token').fill(`  ${bob.token}  `);
@@ -484,7 +486,8 @@ describeInBrowser('web client in Chromium', () => {
 
     await ada.request('mutation { revokeToken }'); // the server closes the page's socket with 4403
     await w.page.locator('#notice', { hasText: 'Your token is no longer valid' }).waitFor({ timeout: 10_000 });
-    await w.page.getByText('Not signed in').waitFor();
+    await w.page.locator('#who', { hasText: 'Not signed in' }).waitFor();
+    await w.page.locator('#notice', { hasText: 'Another tab signed out' }).waitFor();
     expect(await savedToken(w.page)).toBeNull();
     // The page goes on as a spectator, on a socket without the token, and never sends it again.
     await w.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
@@ -544,9 +547,13 @@ describeInBrowser('web client in Chromium', () => {
     await w.context.setOffline(true);
     // At once: well before a missing pong could tell (KEEPALIVE_MS).
     await w.page.locator('#connection', { hasText: 'Offline' }).waitFor({ timeout: 5_000 });
-    // Long enough for failed attempts to bring the back-off to its 4 s cap: back online, the page
-    // reconnects well within that wait, so only a retry woken by the network's return passes.
+    // Without a network the page does not try (each attempt would fail at once, and log an error):
+    // it waits for the network. Back online, it reconnects well within the 4 s back-off cap, so
+    // only a retry woken by the network's return passes.
+    const attempts: string[] = [];
+    w.page.on('websocket', (socket) => attempts.push(socket.url()));
     await new Promise((r) => setTimeout(r, 4_000));
+    expect(attempts).toEqual([]);
     await w.context.setOffline(false);
     await w.page.locator('#connection', { hasText: /^Live$/ }).waitFor({ timeout: 3_000 });
   });
@@ -623,15 +630,107 @@ describeInBrowser('web client in Chromium', () => {
     expect(await focusedKey()).toBe(keys[0]);
     await w.page.keyboard.press('ArrowLeft');
     expect(await focusedKey()).toBe(keys[count - 1]);
-    // Pressing an unplayable tile does nothing: no command is sent.
+    // Pressing an unplayable tile sends no command, and says why under the hand.
     const version = (await serverView(id)).version;
     await w.page.keyboard.press('Enter');
+    await w.page.getByTestId('hand-hint').filter({ hasText: 'It is not your turn.' }).waitFor();
     await tiles.first().click({ force: true }); // a mouse too (Playwright waits for an enabled control otherwise)
     await new Promise((r) => setTimeout(r, 300));
     expect((await serverView(id)).version).toBe(version);
     expect(await w.page.locator('#error').isHidden()).toBe(true);
     expect(await accessibilityViolations(w.page)).toEqual([]);
     expectClean(w);
+  });
+
+  it('moves focus off the hand when the turn comes back, so a second Enter plays nothing; the tab title and live region say whose turn', async () => {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    const id = createMatch.id;
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    // The page is whoever leads (a lead plays any tile); the other side plays over the API.
+    const first = (await serverView(id)).turn as number;
+    const [mine, other] = first === 0 ? [ada, bob] : [bob, ada];
+    const w = await openAs(mine, `/#/match/${id}`, async ({ page }) => {
+      await page.addInitScript(() => {
+        const said: string[] = ((globalThis as unknown as { announced: string[] }).announced = []);
+        document.addEventListener('DOMContentLoaded', () => {
+          const live = document.getElementById('announcer') as HTMLElement;
+          new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
+        });
+      });
+    });
+    expect(await turnOrEnd(w.page)).toBe('turn');
+    expect(await w.page.title()).toBe('Your turn · Straight Dominoes');
+    await w.page.locator('.hand-tile.legal').first().focus();
+    await w.page.keyboard.press('Enter');
+    if ((await w.page.locator('.end-choice').count()) > 0) await w.page.keyboard.press('Enter'); // the end offered first has focus
+    await w.page.waitForFunction(() => document.querySelector('.match')?.getAttribute('data-my-turn') === 'false');
+    expect(await w.page.title()).toBe('Straight Dominoes');
+
+    await bobPlaysUntilAdasTurn(other, id, 1 - first);
+    const back = await serverView(id);
+    expect([back.status, back.turn]).toEqual(['IN_PROGRESS', first]);
+    await w.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), back.version);
+    // The tile that had focus was played: focus is on the hand's heading, not on another tile.
+    expect(await w.page.evaluate(() => document.activeElement?.id)).toBe('hand-title');
+    expect(await w.page.title()).toBe('Your turn · Straight Dominoes');
+    const said = await w.page.evaluate(() => (globalThis as unknown as { announced: string[] }).announced);
+    expect(said.at(-1)).toMatch(/Your turn\.$/);
+    // An Enter meant for the last move (pressed twice) lands there and plays nothing.
+    await w.page.keyboard.press('Enter');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await serverView(id)).version).toBe(back.version);
+    // One Tab reaches the first playable tile.
+    await w.page.keyboard.press('Tab');
+    expect(await w.page.evaluate(() => document.activeElement?.classList.contains('hand-tile'))).toBe(true);
+    expectClean(w);
+  });
+
+  it('follows another tab of the same browser signing out and in as someone else', async () => {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    const id = createMatch.id;
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    const w = await openAs(ada, `/#/match/${id}`);
+    await w.page.getByRole('heading', { name: 'Your match' }).waitFor();
+    const other = await w.context.newPage(); // same browser, same storage
+    await other.goto(`${app.url}/`);
+    await other.evaluate(
+      ([token, player]) => {
+        localStorage.setItem('straight-dominoes.token', token);
+        localStorage.setItem('straight-dominoes.player', player);
+      },
+      [bob.token as string, JSON.stringify(bob.me)],
+    );
+    // The first tab now shows the match as Bob sees it, with Bob's hand, not Ada's under Bob's token.
+    await w.page.locator('#who', { hasText: `Signed in as ${bob.me?.name}` }).waitFor();
+    await w.page.locator('#notice', { hasText: `Another tab signed in as ${bob.me?.name}` }).waitFor();
+    const bobsHand = (
+      await bob.request<{ match: { myHand: { high: number; low: number }[] } }>('query($id: ID!) { match(id: $id) { myHand { high low } } }', { id })
+    ).match.myHand.map((t) => `tile-${t.high}-${t.low}`);
+    await w.page.waitForFunction(
+      (keys) =>
+        JSON.stringify([...document.querySelectorAll('.hand-tile')].map((t) => t.getAttribute('data-key')).sort()) ===
+        JSON.stringify([...keys].sort()),
+      bobsHand,
+    );
+    await other.evaluate(() => localStorage.clear());
+    await w.page.locator('#who', { hasText: 'Not signed in' }).waitFor();
+    await w.page.locator('#notice', { hasText: 'Another tab signed out' }).waitFor();
+    await w.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
+    await other.close();
+    expectClean(w);
+  });
+
+  it('wraps a long unbroken name on a phone instead of widening the page', async () => {
+    const [long, bob] = [await app.player('W'.repeat(40)), await app.player('Bob')];
+    const { createMatch } = await long.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id: createMatch.id });
+    const w = await openAs(bob, `/#/match/${createMatch.id}`);
+    await w.page.setViewportSize({ width: 360, height: 640 });
+    await w.page.locator('[data-testid=scores]', { hasText: 'WWWW' }).waitFor();
+    expect(await w.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(w.page, 'long-name-phone');
   });
 
   it('keeps a long layout readable on a phone: the board scrolls sideways instead of shrinking', async () => {

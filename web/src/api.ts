@@ -23,6 +23,18 @@ export function session(): Session | null {
   }
 }
 
+/**
+ * Another tab of this browser signed in as someone else, or out: the token this page would send
+ * is no longer the one it shows. The socket is reopened with the new one, and `changed` redraws.
+ */
+export function onSessionChangedElsewhere(changed: () => void): void {
+  window.addEventListener('storage', (e) => {
+    if (e.storageArea !== localStorage || (e.key !== null && e.key !== TOKEN_KEY && e.key !== PLAYER_KEY)) return;
+    resetSocket();
+    changed();
+  });
+}
+
 export function saveSession(s: Session | null): void {
   if (s) {
     localStorage.setItem(TOKEN_KEY, s.token);
@@ -210,6 +222,7 @@ export function closeCodeOf(e: unknown): number | null {
 const KEEPALIVE_MS = 8_000;
 const PONG_TIMEOUT_MS = 4_000;
 const RETRY_CAP_MS = 4_000;
+const OFFLINE_RETRY_MS = 60_000;
 let wakeRetry: (() => void) | null = null;
 /** A socket is open or being opened (graphql-ws reconnects it), as opposed to idle or stopped. */
 let active = false;
@@ -232,7 +245,10 @@ export function ws(): Client {
     },
     retryWait: (retries) =>
       new Promise((resolve) => {
-        const timer = setTimeout(done, Math.min(500 * 2 ** retries, RETRY_CAP_MS));
+        // Without a network every attempt fails at once (and logs a console error): wait for the
+        // 'online' event instead, with a long timer in case the browser's guess is wrong.
+        const wait = navigator.onLine ? Math.min(500 * 2 ** retries, RETRY_CAP_MS) : OFFLINE_RETRY_MS;
+        const timer = setTimeout(done, wait);
         function done(): void {
           clearTimeout(timer);
           if (wakeRetry === done) wakeRetry = null;

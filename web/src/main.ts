@@ -1,4 +1,14 @@
-import { connectionStatus, errorText, isConnectionError, onConnection, onTokenProblem, saveSession, session, type ConnectionStatus } from './api.js';
+import {
+  connectionStatus,
+  errorText,
+  isConnectionError,
+  onConnection,
+  onSessionChangedElsewhere,
+  onTokenProblem,
+  saveSession,
+  session,
+  type ConnectionStatus,
+} from './api.js';
 import { h } from './dom.js';
 import { homePage } from './home.js';
 import { matchPage } from './match-page.js';
@@ -117,6 +127,11 @@ async function showIdeLinkIfServed(): Promise<void> {
     // Unreachable now: the link stays hidden.
   }
 }
+
+onSessionChangedElsewhere(() => {
+  ui.notice(session() ? `Another tab signed in as ${session()?.player.name}: this one plays as them too now.` : 'Another tab signed out.');
+  void render();
+});
 
 window.addEventListener('hashchange', () => void render());
 void render();

@@ -22,6 +22,11 @@ import type { Ui } from './ui.js';
 
 const MOVE_SEQS = `query MoveSeqs($id: ID!) { match(id: $id) { id rounds { moves { seq } } } }`;
 
+/** The page's title; a match page puts "Your turn" before it while it is (a tab in the background shows it). */
+const BASE_TITLE = 'Straight Dominoes';
+
+const isMyTurn = (m: Match): boolean => m.status === 'IN_PROGRESS' && m.turn !== null && m.turn === m.mySeat;
+
 function moveId(): string {
   return typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
@@ -51,24 +56,30 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   /** The last round whose end was known (announced or there at load): later ones are announced. */
   let announcedRound: number | null = null;
   let keepFocus = false;
+  /** Why the last tile the player tried cannot go (shown under the hand until the match moves). */
+  let hint: string | null = null;
   /** The hand tile that takes Tab (roving focus: the arrow keys move between tiles). */
   let rovingKey: string | null = null;
   let stopMine: (() => void) | null = null;
   const root = h('div', { class: 'match' });
 
-  const update = (m: Match): void => {
-    if (m.version < match.version) return; // an older view than the one shown
+  /** Returns whether this view made it the player's turn (it was not in the view shown before). */
+  const update = (m: Match): boolean => {
+    if (m.version < match.version) return false; // an older view than the one shown
     const offered = !match.rematch && m.rematch;
+    const turnArrived = isMyTurn(m) && !isMyTurn(match);
+    if (m.version > match.version) hint = null;
     match = m;
     if (selected && !endsFor(m, selected).length) selected = null;
     draw();
     void loadResults();
     followOwnMatch();
     if (offered && m.rematch && m.rematch.mySeat === null && m.mySeat !== null) ui.announce(`${rematchOfferText(m.rematch)}.`);
+    return turnArrived;
   };
   const refetch = async (): Promise<void> => {
     const r = await gql<{ match: Match | null }>(MATCH, { id });
-    if (r.match) update(r.match);
+    if (r.match && update(r.match)) ui.announce('Your turn.');
   };
   const loadResults = async (): Promise<void> => {
     // Round results change only when a round ends: fetch them once per round number.
@@ -139,6 +150,16 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     const input = { matchId: id, tile: { high: tile.high, low: tile.low }, end, expectedVersion: match.version, clientMoveId: moveId() };
     return command(PLAY, { input }, 'playTile');
   };
+  /** A tile that cannot be played now was chosen: say why, on the page and to screen readers. */
+  const refuse = (tile: Tile): void => {
+    hint = !isMyTurn(match)
+      ? match.status === 'IN_PROGRESS'
+        ? 'It is not your turn.'
+        : 'The match is not in play.'
+      : `${tileText(tile)} matches no open end${match.canDraw ? ': play another tile, or draw' : ''}.`;
+    ui.announce(hint);
+    draw();
+  };
   const choose = (tile: Tile): void => {
     const ends = endsFor(match, tile);
     if (ends.length === 1) void play(tile, ends[0]);
@@ -195,8 +216,9 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
         'aria-disabled': String(!legal || busy),
         tabindex: keys[i] === rovingKey ? 0 : -1,
         onclick: () => {
-          if (!legal || busy) return;
-          choose(t);
+          if (busy) return;
+          if (legal) choose(t);
+          else refuse(t);
         },
         onfocus: () => {
           rovingKey = keys[i];
@@ -225,8 +247,11 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     return h(
       'section',
       { class: 'hand card', 'aria-labelledby': 'hand-title' },
-      h('h2', { id: 'hand-title' }, 'Your hand'),
+      // Where focus goes when the control that had it is gone (their tile was played): not onto
+      // another tile, where a second press of Enter meant for the first would play it.
+      h('h2', { id: 'hand-title', tabindex: -1, 'data-key': 'hand-title' }, 'Your hand'),
       row,
+      hint ? h('p', { class: 'hand-hint', 'data-testid': 'hand-hint' }, hint) : null,
       endChoice,
       match.canDraw
         ? h(
@@ -399,7 +424,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     keepFocus = root.contains(active) || (keepFocus && (active === null || active === document.body));
     root.setAttribute('data-status', match.status);
     root.setAttribute('data-version', String(match.version));
-    root.setAttribute('data-my-turn', String(match.status === 'IN_PROGRESS' && match.turn !== null && match.turn === match.mySeat));
+    root.setAttribute('data-my-turn', String(isMyTurn(match)));
     root.replaceChildren(
       h('h1', {}, match.mySeat === null ? 'Watching a match' : 'Your match'),
       h('p', { class: 'status', role: 'status', 'data-testid': 'status' }, statusText(match)),
@@ -411,13 +436,14 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
         h('div', {}, roundResultSection(), scoresSection(), logSection()),
       ),
     );
-    // Keep keyboard play fluid across redraws: the same control, else the first playable tile.
+    // Keep keyboard play going across redraws: the same control, else the hand, from where one
+    // Tab reaches the first playable tile.
     if (keepFocus) {
       const again =
-        (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) ||
-        root.querySelector<HTMLElement>('.hand-tile.legal, .draw');
+        (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) || root.querySelector<HTMLElement>('#hand-title');
       again?.focus();
     }
+    document.title = isMyTurn(match) ? `Your turn · ${BASE_TITLE}` : BASE_TITLE;
   }
 
   draw();
@@ -426,10 +452,14 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   let lastMoves = match.currentRound?.moves.length ?? 0;
   const stop = followMatch(id, await lastMoveSeq(id, match), {
     match: (m, type) => {
-      update(m);
+      const turnArrived = update(m);
       const moves = m.currentRound?.moves ?? [];
-      if (type === 'TILE_PLAYED' && moves.length > lastMoves) ui.announce(moveText(m, moves[moves.length - 1]));
-      if (type === 'MATCH_FINISHED') ui.announce(statusText(m));
+      const said = [
+        type === 'TILE_PLAYED' && moves.length > lastMoves ? moveText(m, moves[moves.length - 1]) : null,
+        type === 'MATCH_FINISHED' ? statusText(m) : null,
+        turnArrived ? 'Your turn' : null,
+      ].filter((x) => x !== null);
+      if (said.length) ui.announce(`${said.join('. ')}.`);
       lastMoves = moves.length;
     },
     reconnected: () => {
@@ -441,6 +471,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   return {
     element: root,
     leave: () => {
+      document.title = BASE_TITLE;
       stop();
       stopMine?.();
       stopMine = null;

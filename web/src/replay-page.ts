@@ -107,7 +107,7 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
       {},
       m.status === 'FINISHED'
         ? `Final: ${m.teams.map((t) => `${t.seats.map((s) => seatName(view, s)).join(' & ')} ${t.score}`).join(' · ')}`
-        : `This match is ${m.status.toLowerCase()}.`,
+        : `This match is ${m.status.toLowerCase().replace('_', ' ')}.`,
     ),
     h(
       'div',
