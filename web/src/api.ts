@@ -69,7 +69,7 @@ const WORDS: Record<string, string> = {
   MATCH_NOT_FINISHED: 'The match is not finished.',
   MATCH_FULL: 'The match is full.',
   TOO_MANY_WAITING_MATCHES: 'You already wait in too many matches: leave one, or wait for one to start.',
-  RATE_LIMITED: 'The server is busy: try again in a moment.',
+  RATE_LIMITED: 'Too many requests just now: wait a moment, then try again.',
   INTERNAL_SERVER_ERROR: 'The server failed: try again in a moment.',
   NETWORK: 'The server cannot be reached.',
 };
