@@ -730,6 +730,44 @@ describeInBrowser('web client in Chromium', () => {
     await screenshot(w.page, 'long-name-phone');
   });
 
+  it('plays with friends: a private match joined with its invite code, and a seat chosen beside a partner', async () => {
+    const [ada, bob, cy] = [await app.player('Ada'), await app.player('Bob'), await app.player('Cy')];
+    const adaPage = await openAs(ada);
+    await adaPage.page.getByLabel('Private: joined only with its invite code').check();
+    const secret = await createMatch(adaPage.page, { seats: 2, botSeats: [], targetScore: 50 });
+    const code = (await adaPage.page.getByTestId('invite-code').locator('strong').textContent()) as string;
+    expect(code).toMatch(/^[A-Z0-9-]{6,}$/);
+    const { match: created } = await ada.request<{ match: { private: boolean } }>('query($id: ID!) { match(id: $id) { private } }', { id: secret });
+    expect(created.private).toBe(true);
+
+    // Someone with the link but not the code is told how to join, and offered no button that would fail.
+    const bobPage = await openAs(bob, `/#/match/${secret}`);
+    await bobPage.page.getByText('A private match: join it with its invite code').waitFor();
+    expect(await bobPage.page.getByRole('button', { name: 'Join this match' }).count()).toBe(0);
+    await bobPage.page.goto(`${app.url}/#/`);
+    await bobPage.page.getByLabel('Invite code', { exact: true }).fill(` ${code.toLowerCase().replace(/-/g, ' ')} `);
+    await bobPage.page.getByRole('button', { name: 'Join', exact: true }).click();
+    await bobPage.page.waitForURL(new RegExp(`#/match/${secret}$`));
+    await bobPage.page.getByRole('heading', { name: 'Your match' }).waitFor();
+    expect((await serverView(secret)).status).toBe('IN_PROGRESS');
+
+    // A public partnership match: the seat across from Ada is her partner's, and can be chosen.
+    await adaPage.page.goto(`${app.url}/#/`);
+    await adaPage.page.getByRole('heading', { level: 1, name: 'Matches' }).waitFor();
+    const open4 = await createMatch(adaPage.page, { seats: 4, botSeats: [], targetScore: 50 });
+    const cyPage = await openAs(cy, `/#/match/${open4}`);
+    await cyPage.page.getByRole('button', { name: `Sit in seat 3 (partner of ${ada.me?.name})` }).click();
+    await cyPage.page.getByRole('heading', { name: 'Your match' }).waitFor();
+    const { match: four } = await cy.request<{ match: { mySeat: number; teams: { seats: number[] }[] } }>(
+      'query($id: ID!) { match(id: $id) { mySeat teams { seats } } }',
+      { id: open4 },
+    );
+    expect(four.mySeat).toBe(2);
+    expect(four.teams.find((t) => t.seats.includes(0))?.seats).toEqual([0, 2]);
+    expect(await accessibilityViolations(cyPage.page)).toEqual([]);
+    for (const w of [adaPage, bobPage, cyPage]) expectClean(w);
+  });
+
   it('keeps a long layout readable on a phone: the board scrolls sideways instead of shrinking', async () => {
     const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
     const { createMatch } = await ada.request<{ createMatch: { id: string } }>(

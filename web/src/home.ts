@@ -1,12 +1,20 @@
 import { gql, saveSession, ServerError, session } from './api.js';
 import { h } from './dom.js';
 import { drawProblems, newClientSeed, type CreatedMatch, type NextMatch } from './fair-deal-check.js';
-import { CREATE_MATCH, ME, MY_MATCHES, NEXT_MATCH, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
+import { CREATE_MATCH, JOIN_BY_INVITE, ME, MY_MATCHES, NEXT_MATCH, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
 import type { MatchListItem } from './types.js';
 import type { Ui } from './ui.js';
 
 function names(m: MatchListItem): string {
-  return m.seats.map((s) => s.player?.name ?? (s.isBot ? 'Bot' : 'open seat')).join(', ');
+  // "Bot 2" as the match page and the board picture name it (seats counted from 1).
+  return m.seats.map((s) => s.player?.name ?? (s.isBot ? `Bot ${s.index + 1}` : 'open seat')).join(', ');
+}
+
+/** Who won a finished match, in the list: the winning side's names. */
+function winnerText(m: MatchListItem): string {
+  if (!m.winner) return '';
+  const side = m.winner.seats.map((i) => m.seats[i]?.player?.name ?? `Bot ${i + 1}`).join(' & ');
+  return ` · ${m.winner.seats.includes(m.mySeat ?? -1) ? 'you won' : `${side} won`}`;
 }
 
 function scores(m: MatchListItem): string {
@@ -21,6 +29,7 @@ function matchRow(m: MatchListItem, ui: Ui): HTMLElement {
     h('a', { href: `#/match/${m.id}` }, `${names(m)}`),
     ` · ${m.status.toLowerCase().replace('_', ' ')}`,
     m.status !== 'WAITING' ? ` · ${scores(m)}` : '',
+    m.status === 'FINISHED' ? winnerText(m) : '',
     yourMove ? h('strong', { class: 'badge' }, 'your move') : '',
     m.status === 'FINISHED' ? h('a', { href: `#/replay/${m.id}`, class: 'secondary' }, 'replay') : '',
     m.status === 'WAITING' && m.mySeat === null && session()
@@ -168,6 +177,7 @@ function createForm(ui: Ui): HTMLElement {
   // Seat 1 is the creator's; any other seat may be a bot's (two partners against two bots: 2 and 4).
   const botSeats = [2, 3, 4].map((n) => ({ seat: n, box: h('input', { type: 'checkbox', disabled: n > 2 }) }));
   const partnerships = h('input', { type: 'checkbox', disabled: true });
+  const privateMatch = h('input', { type: 'checkbox' });
   // The rules' default with 4 players is two partnerships (R2); fewer seats play alone.
   seats.addEventListener('change', () => {
     partnerships.disabled = seats.value !== '4';
@@ -213,6 +223,7 @@ function createForm(ui: Ui): HTMLElement {
       ),
       h('div', {}, field('create-strategy', 'Bot strategy', strategy), strategyHelp),
       field('create-partnerships', 'Partnerships (4 seats)', partnerships),
+      field('create-private', 'Private: joined only with its invite code', privateMatch),
     ),
     h('details', {}, h('summary', {}, 'Rule variants'), h('div', { class: 'grid' }, ...rules.map((r) => r.field))),
     h('button', { type: 'submit' }, 'Create match'),
@@ -231,6 +242,7 @@ function createForm(ui: Ui): HTMLElement {
         seats: Number(seats.value),
         botSeats: chosen,
         partnerships: partnerships.checked,
+        private: privateMatch.checked,
         botStrategy: strategy.value,
         rules: ruleInput,
       };
@@ -240,6 +252,27 @@ function createForm(ui: Ui): HTMLElement {
       const problems = announced ? drawProblems(announced, r.createMatch) : [];
       ui.go(`#/match/${r.createMatch.id}`);
       if (problems.length > 0) ui.notice(`This match's deal cannot be vouched for: ${problems.join('; ')} (see the server's docs/fair-deals.md).`);
+    });
+  });
+  return form;
+}
+
+/** The code a player of a match passed on (shown on its page); case, spaces and dashes do not matter. */
+function inviteForm(ui: Ui): HTMLElement {
+  const input = h('input', { id: 'invite-code', required: true, autocomplete: 'off' });
+  const form = h(
+    'form',
+    { class: 'card inline', 'aria-labelledby': 'invite-title' },
+    h('h2', { id: 'invite-title' }, 'Join with an invite code'),
+    h('label', { for: 'invite-code' }, 'Invite code'),
+    input,
+    h('button', { type: 'submit' }, 'Join'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    void ui.run(async () => {
+      const r = await gql<{ joinMatchByInvite: { id: string } }>(JOIN_BY_INVITE, { code: input.value });
+      ui.go(`#/match/${r.joinMatchByInvite.id}`);
     });
   });
   return form;
@@ -318,6 +351,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
     h('h1', {}, 'Matches'),
     toMoveList,
     createForm(ui),
+    inviteForm(ui),
     list(
       'My matches',
       'mine-title',

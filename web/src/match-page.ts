@@ -353,15 +353,49 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     return [h('a', { href: `#/match/${r.id}` }, 'Watch the rematch')];
   }
 
+  /**
+   * A public match: the first free seat, or a chosen one (with partnerships, the seat picks the
+   * partner). A private one is joined only with its invite code, which its players have.
+   */
+  function joinActions(): (HTMLElement | null)[] {
+    if (match.private) return [h('span', { class: 'offer' }, 'A private match: join it with its invite code, from one of its players.')];
+    const free = match.seats.filter((s) => !s.player && !s.isBot).map((s) => s.index);
+    const partnerOf = (seat: number): string | null => {
+      const team = match.teams.find((t) => t.seats.includes(seat));
+      const partners = (team?.seats ?? []).filter((s) => s !== seat && (match.seats[s].player || match.seats[s].isBot));
+      return partners.length && match.teams.length < match.seats.length ? sideName(match, partners) : null;
+    };
+    return [
+      h('button', { type: 'button', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match'),
+      ...(free.length > 1
+        ? free.map((seat) => {
+            const partner = partnerOf(seat);
+            return h(
+              'button',
+              { type: 'button', class: 'secondary', 'data-key': `join-${seat}`, onclick: () => void command(JOIN, { id, seat }, 'joinMatch') },
+              `Sit in seat ${seat + 1}${partner ? ` (partner of ${partner})` : ''}`,
+            );
+          })
+        : []),
+    ];
+  }
+
   function actions(): HTMLElement {
     const seated = match.mySeat !== null;
     const items: (HTMLElement | null)[] = [
-      match.status === 'WAITING' && !seated && session()
-        ? h('button', { type: 'button', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match')
-        : null,
+      ...(match.status === 'WAITING' && !seated && session() ? joinActions() : []),
       match.status === 'WAITING' && !seated && !session() ? h('a', { href: '#/' }, 'Register to join') : null,
       match.status === 'WAITING' && seated
         ? h('button', { type: 'button', class: 'secondary', onclick: () => void command(LEAVE, { id }, 'leaveMatch') }, 'Leave')
+        : null,
+      match.status === 'WAITING' && match.inviteCode
+        ? h(
+            'span',
+            { class: 'offer', 'data-testid': 'invite-code' },
+            `${match.private ? 'Private match: ' : ''}invite code `,
+            h('strong', {}, match.inviteCode),
+            ' (give it to the players you want: "Join with an invite code" on their Matches page)',
+          )
         : null,
       match.status === 'IN_PROGRESS' && seated
         ? h(

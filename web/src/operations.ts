@@ -1,7 +1,7 @@
 /** The GraphQL documents this client sends: the public API, nothing else. */
 
 export const MATCH_FIELDS = `
-  id status version turn mySeat canDraw createdAt
+  id status version turn mySeat canDraw createdAt private inviteCode
   rules { targetScore handSize spinner spinnerEndsCount voluntaryDraw reserve firstLeader leadRule dominoRounding blockedBonus playOut scoring }
   seats { index team isBot handCount player { id name } }
   teams { index score seats }
@@ -20,13 +20,14 @@ export const MATCH_FIELDS = `
 export const REGISTER = `mutation Register($name: String!) { registerPlayer(name: $name) { token player { id name } } }`;
 export const ME = `query Me { me { id name } }`;
 export const MATCH = `query Match($id: ID!) { match(id: $id) { ${MATCH_FIELDS} } }`;
-export const MATCH_LIST_FIELDS = `id status createdAt turn mySeat seats { index isBot player { id name } } teams { index score seats }`;
+export const MATCH_LIST_FIELDS = `id status createdAt turn mySeat seats { index isBot player { id name } } teams { index score seats } winner { index score seats }`;
 export const TO_MOVE = `query ToMove { toMove(first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const MY_MATCHES = `query MyMatches($playerId: ID!) { matches(playerId: $playerId, first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const OPEN_MATCHES = `query OpenMatches { matches: openMatches(first: 20) { totalCount edges { node { ${MATCH_LIST_FIELDS} } } } }`;
 export const NEXT_MATCH = `query NextMatch { me { nextMatch { id dealCommitment } } }`;
 export const CREATE_MATCH = `mutation Create($input: CreateMatchInput!) { createMatch(input: $input) { id dealCommitment seats { index isBot clientSeed } } }`;
-export const JOIN = `mutation Join($id: ID!) { joinMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
+export const JOIN = `mutation Join($id: ID!, $seat: Int) { joinMatch(matchId: $id, seat: $seat) { ${MATCH_FIELDS} } }`;
+export const JOIN_BY_INVITE = `mutation JoinByInvite($code: String!) { joinMatchByInvite(code: $code) { id } }`;
 export const REMATCH = `mutation Rematch($id: ID!) { rematch(matchId: $id) { id } }`;
 export const LEAVE = `mutation Leave($id: ID!) { leaveMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
 export const RESIGN = `mutation Resign($id: ID!) { resignMatch(matchId: $id) { ${MATCH_FIELDS} } }`;

@@ -38,6 +38,10 @@ export interface Match {
   mySeat: number | null;
   canDraw: boolean;
   createdAt: string;
+  /** Never listed: joined only with its invite code. */
+  private: boolean;
+  /** Shown to the match's own players only (null for everyone else). */
+  inviteCode: string | null;
   rules: Record<string, string | number | boolean> & { spinner: 'FIRST_DOUBLE' | 'NONE'; targetScore: number };
   seats: Seat[];
   teams: Team[];
@@ -69,4 +73,5 @@ export interface MatchListItem {
   mySeat: number | null;
   seats: { index: number; isBot: boolean; player: { id: string; name: string } | null }[];
   teams: Team[];
+  winner: Team | null;
 }
