@@ -43,7 +43,14 @@ export async function startServer(config: AppConfig, options: { database?: Runni
     // Fastify rather than Express: about a fifth less CPU per GraphQL request here (bench:moves).
     app = await NestFactory.create<NestFastifyApplication>(
       AppModule.forRoot(config, database.url, slot),
-      new FastifyAdapter({ ...httpTimeouts(config.limits.http), frameworkErrors: answerFrameworkError }),
+      new FastifyAdapter({
+        ...httpTimeouts(config.limits.http),
+        frameworkErrors: answerFrameworkError,
+        // A request that arrives on a kept-alive connection while the server closes is answered
+        // (with Connection: close), as any other: Fastify's default is a bare 503 that no GraphQL
+        // client can read. The work it starts is durable like any (bots and deliveries stay due).
+        return503OnClosing: false,
+      }),
       {
         bufferLogs: true,
         // A failing provider must reach main's one-line reason, not abort the process or print a

@@ -1,5 +1,6 @@
 import { jest } from '@jest/globals';
 import { parsePrometheus, sum, type Sample } from '../bench/support/prometheus.js';
+import { Prisma } from '../generated/prisma/client.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { M_CREATE, M_JOIN, M_PLAY, type MatchT } from './support/fragments.js';
@@ -75,6 +76,18 @@ describe('GET /metrics (Prometheus text)', () => {
     } finally {
       statements.mockRestore();
     }
+  });
+
+  it('keeps idle pooled connections for the next requests instead of opening new ones', async () => {
+    const prisma = app.server.app.get(PrismaService);
+    // Several statements at once: the pool opens (or reuses) a connection for each.
+    const busy = () => Promise.all(Array.from({ length: 4 }, () => prisma.poolQuery(Prisma.sql`SELECT pg_sleep(0.05)`)));
+    await busy();
+    const opened = sum(await scrape(), 'dominoes_db_pool_connections_opened_total');
+    // Longer than pg-pool's default idle timeout (10 s), which closed them all.
+    await new Promise((r) => setTimeout(r, 11_000));
+    await busy();
+    expect(sum(await scrape(), 'dominoes_db_pool_connections_opened_total')).toBe(opened);
   });
 
   it('shows the pool, the event loop and the open subscriptions', async () => {

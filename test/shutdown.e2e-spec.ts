@@ -4,6 +4,7 @@
  */
 import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import net from 'node:net';
 import { createTestDatabase, dropTestDatabase } from './setup/test-database.js';
 import { GqlClient } from './support/gql.js';
@@ -71,6 +72,52 @@ describe('SIGTERM with WebSocket clients connected', () => {
     expect(await within(10_000, 'the process exited', exited)).toBe(1);
     expect(server.output()).toContain('SIGTERM again: exiting without waiting for the shutdown');
     mute.destroy();
+  });
+
+  it('answers a request arriving on a kept-alive connection during the close as any other, never a bare 503', async () => {
+    server = await startServerChild({ DATABASE_URL: databaseUrl, MIGRATE_ON_START: 'false', RATE_LIMIT_HTTP_ADDRESS: 'off' });
+    const { port } = new URL(server.url);
+    const body = JSON.stringify({ query: '{ __typename }' });
+    const answers: { status: number; body: string }[] = [];
+    let failures = 0;
+    let stopping = false;
+    // Clients that keep their connection and send one request after another, as a proxy does.
+    const client = async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      while (!stopping) {
+        try {
+          answers.push(
+            await new Promise((resolve, reject) => {
+              const req = http.request(
+                { host: '127.0.0.1', port, path: '/graphql', method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+                (res) => {
+                  let text = '';
+                  res.on('data', (c: Buffer) => (text += c.toString()));
+                  res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+                },
+              );
+              req.on('error', reject);
+              req.end(body);
+            }),
+          );
+        } catch {
+          failures++; // the server is gone: connection refused or closed
+          if (failures > 200) break;
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      }
+      agent.destroy();
+    };
+    const clients = Array.from({ length: 40 }, client);
+    await new Promise((r) => setTimeout(r, 300));
+    const before = answers.length;
+    expect(before).toBeGreaterThan(0);
+    const exited = server.kill('SIGTERM');
+    expect(await within(10_000, 'the process exited', exited)).toBe(0);
+    stopping = true;
+    await Promise.all(clients);
+    expect(answers.length).toBeGreaterThan(before); // some were answered while it closed
+    expect(answers.filter((a) => a.status !== 200 || a.body !== '{"data":{"__typename":"Query"}}\n')).toEqual([]);
   });
 
   it('cuts a request still arriving a second into the close, instead of waiting out its timeout', async () => {

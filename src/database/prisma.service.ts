@@ -13,6 +13,13 @@ import { KEEP_ALIVE } from './session-heartbeat.js';
 const QUERY_TIMEOUT_MARGIN_MS = 1_000;
 
 /**
+ * How long a pooled connection may sit idle before the pool closes it. pg-pool's default, 10 s,
+ * closed and reopened a few connections a minute under steady load (each reopening pays a backend
+ * start and prepares every statement again); a quiet server still gives them back after this.
+ */
+const POOL_IDLE_MS = 5 * 60_000;
+
+/**
  * The one Prisma client of the process, over node-postgres (Prisma 7's driver adapter: no query
  * engine binary). It connects lazily, on the first query.
  *
@@ -39,6 +46,7 @@ export class PrismaService extends PrismaClient implements OnApplicationShutdown
       max: config.dbPoolSize,
       // A request waits this long for a free connection, then fails instead of queueing forever.
       connectionTimeoutMillis: acquireTimeoutMs,
+      idleTimeoutMillis: POOL_IDLE_MS,
       // No statement holds a pooled connection longer than this (0: no limit).
       ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
       // The database enforces that limit only while it can still answer: past it by a second
