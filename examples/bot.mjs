@@ -25,7 +25,10 @@ async function gql(query, variables = {}, token) {
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify({ query, variables }),
   });
-  const body = await res.json();
+  // An answer that is no GraphQL response (a proxy's error page, a gateway timeout) is a network
+  // failure like any other: no code, so command() retries it.
+  const body = await res.json().catch(() => null);
+  if (!body || (body.data === undefined && !body.errors?.length)) throw new Error(`the server answered ${res.status} with no GraphQL response`);
   if (body.errors?.length) {
     const [e] = body.errors;
     throw Object.assign(new Error(`${e.extensions?.code}: ${e.message}`), { code: e.extensions?.code, extensions: e.extensions });
