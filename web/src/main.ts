@@ -19,9 +19,13 @@ import { createUi } from './ui.js';
 let leave: (() => void) | null = null;
 let generation = 0;
 
+/** The player the header shows: another tab's change of token is told apart from a change of player. */
+let shownPlayer: string | null = null;
+
 function renderWho(): void {
   const who = document.getElementById('who') as HTMLElement;
   const s = session();
+  shownPlayer = s?.player.id ?? null;
   who.replaceChildren(
     ...(s
       ? [
@@ -129,7 +133,10 @@ async function showIdeLinkIfServed(): Promise<void> {
 }
 
 onSessionChangedElsewhere(() => {
-  ui.notice(session() ? `Another tab signed in as ${session()?.player.name}: this one plays as them too now.` : 'Another tab signed out.');
+  const now = session();
+  if (!now) ui.notice('Another tab signed out.');
+  else if (now.player.id === shownPlayer) ui.notice('Another tab replaced your token: this one uses the new one.');
+  else ui.notice(`Another tab signed in as ${now.player.name}: this one plays as them too now.`);
   void render();
 });
 
