@@ -29,7 +29,7 @@ describe('test databases left by a killed run', () => {
   });
 
   it('drops those created longer ago than any run lasts, and keeps the rest', async () => {
-    for (const name of [leftover, recent, foreign]) await adminQuery(serverUrl(), `CREATE DATABASE "${name}"`);
+    for (const name of [leftover, recent, foreign]) await adminQuery(serverUrl(), `CREATE DATABASE "${name}" TEMPLATE template0`);
 
     const dropped = await dropLeftoverTestDatabases(serverUrl(), LEFTOVER_AGE_MS, now);
 

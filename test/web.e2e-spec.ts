@@ -728,6 +728,7 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.locator('[data-testid=scores]', { hasText: 'WWWW' }).waitFor();
     expect(await w.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await screenshot(w.page, 'long-name-phone');
+    expectClean(w);
   });
 
   it('plays with friends: a private match joined with its invite code, and a seat chosen beside a partner', async () => {

@@ -35,19 +35,32 @@ export const LEFTOVER_AGE_MS = 24 * 60 * 60 * 1000;
  * them. Only those created more than `olderThanMs` ago, so a run going on beside this one keeps
  * its own. Returns the names dropped.
  */
-export async function dropLeftoverTestDatabases(serverUrl: string, olderThanMs = LEFTOVER_AGE_MS, now = Date.now()): Promise<string[]> {
+export async function dropLeftoverTestDatabases(serverUrl: string, olderThanMs = LEFTOVER_AGE_MS, now?: number): Promise<string[]> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ datname: string }>(String.raw`SELECT datname FROM pg_database WHERE datname LIKE 'dominoes\_test\_%'`);
+    // Aged by the database server's clock (one for every run that uses it), and never one with a
+    // session open: a run that still uses its database is not done with it.
+    const { rows } = await client.query<{ datname: string; now: string }>(
+      String.raw`SELECT d.datname, extract(epoch FROM now()) * 1000 AS now FROM pg_database d
+                 WHERE d.datname LIKE 'dominoes\_test\_%'
+                   AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
+    );
     const leftovers = rows
-      .map((row) => row.datname)
-      .filter((name) => {
-        const stamp = TEST_DATABASE.exec(name)?.[1];
-        return stamp !== undefined && now - parseInt(stamp, 36) * 1000 > olderThanMs;
-      });
-    for (const name of leftovers) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    return leftovers;
+      .filter((row) => {
+        const stamp = TEST_DATABASE.exec(row.datname)?.[1];
+        return stamp !== undefined && (now ?? Number(row.now)) - parseInt(stamp, 36) * 1000 > olderThanMs;
+      })
+      .map((row) => row.datname);
+    const dropped: string[] = [];
+    for (const name of leftovers) {
+      // Another run may sweep it at the same moment, or it may belong to another role: not this run's concern.
+      await client.query(`DROP DATABASE IF EXISTS "${name}"`).then(
+        () => dropped.push(name),
+        (e: unknown) => console.warn(`left test database ${name} in place: ${e instanceof Error ? e.message : String(e)}`),
+      );
+    }
+    return dropped;
   } finally {
     await client.end();
   }

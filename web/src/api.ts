@@ -28,14 +28,28 @@ export function session(): Session | null {
  * is no longer the one it shows. The socket is reopened with the new one, and `changed` redraws.
  */
 export function onSessionChangedElsewhere(changed: () => void): void {
+  let pending: ReturnType<typeof setTimeout> | undefined;
   window.addEventListener('storage', (e) => {
     if (e.storageArea !== localStorage || (e.key !== null && e.key !== TOKEN_KEY && e.key !== PLAYER_KEY)) return;
-    resetSocket();
-    changed();
+    // A session is two keys, so one change elsewhere is two events: act once both have landed,
+    // and only if the token is not the one this page already uses.
+    clearTimeout(pending);
+    pending = setTimeout(() => {
+      const token = session()?.token ?? null;
+      if (token === tokenInUse) return;
+      tokenInUse = token;
+      resetSocket();
+      changed();
+    }, SESSION_SETTLE_MS);
   });
 }
 
+/** The token this page sends (or none): changed here by saveSession, elsewhere by another tab. */
+let tokenInUse: string | null = session()?.token ?? null;
+const SESSION_SETTLE_MS = 50;
+
 export function saveSession(s: Session | null): void {
+  tokenInUse = s?.token ?? null;
   if (s) {
     localStorage.setItem(TOKEN_KEY, s.token);
     localStorage.setItem(PLAYER_KEY, JSON.stringify(s.player));
@@ -222,7 +236,7 @@ export function closeCodeOf(e: unknown): number | null {
 const KEEPALIVE_MS = 8_000;
 const PONG_TIMEOUT_MS = 4_000;
 const RETRY_CAP_MS = 4_000;
-const OFFLINE_RETRY_MS = 60_000;
+const OFFLINE_RETRY_MS = 15_000;
 let wakeRetry: (() => void) | null = null;
 /** A socket is open or being opened (graphql-ws reconnects it), as opposed to idle or stopped. */
 let active = false;

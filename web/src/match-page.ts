@@ -157,7 +157,10 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
         ? 'It is not your turn.'
         : 'The match is not in play.'
       : `${tileText(tile)} matches no open end${match.canDraw ? ': play another tile, or draw' : ''}.`;
-    ui.announce(hint);
+    // The same words again are still news: the live region is emptied first, so it is read again.
+    const words = hint;
+    ui.announce('');
+    requestAnimationFrame(() => ui.announce(words));
     draw();
   };
   const choose = (tile: Tile): void => {
