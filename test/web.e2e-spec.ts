@@ -132,6 +132,27 @@ describeInBrowser('web client in Chromium', () => {
     return w;
   }
 
+  /** Keeps what the page says to screen readers (its live region), for announcements() to read. */
+  async function recordAnnouncements({ page }: WatchedPage): Promise<void> {
+    await page.addInitScript(() => {
+      const said: string[] = ((globalThis as unknown as { announced: string[] }).announced = []);
+      document.addEventListener('DOMContentLoaded', () => {
+        const live = document.getElementById('announcer') as HTMLElement;
+        new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
+      });
+    });
+  }
+
+  const announcements = (page: Page): Promise<string[]> => page.evaluate(() => (globalThis as unknown as { announced: string[] }).announced);
+
+  /** Ada's 2-seat match with Bob in it, started (over the API). */
+  async function adaAgainstBob(): Promise<{ ada: GqlClient; bob: GqlClient; id: string }> {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id: createMatch.id });
+    return { ada, bob, id: createMatch.id };
+  }
+
   const savedToken = (page: Page): Promise<string | null> => page.evaluate(() => localStorage.getItem('straight-dominoes.token'));
 
   type FullView = ServerView & {
@@ -145,15 +166,7 @@ describeInBrowser('web client in Chromium', () => {
 
   it('plays a whole match against a bot from the page while a spectator watches it live', async () => {
     // What the page says to screen readers (its live region), kept for a check at the end.
-    const player = await open('/', async ({ page }) => {
-      await page.addInitScript(() => {
-        const said: string[] = ((globalThis as unknown as { announced: string[] }).announced = []);
-        document.addEventListener('DOMContentLoaded', () => {
-          const live = document.getElementById('announcer') as HTMLElement;
-          new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
-        });
-      });
-    });
+    const player = await open('/', recordAnnouncements);
     await player.page.getByRole('heading', { level: 1, name: 'Straight Dominoes' }).waitFor();
     await register(player.page, 'Ada');
     await player.page.getByRole('heading', { level: 1, name: 'Matches' }).waitFor();
@@ -219,7 +232,7 @@ describeInBrowser('web client in Chromium', () => {
     const result = player.page.getByTestId('round-result');
     await result.getByRole('heading', { name: `Round ${rounds.length} result` }).waitFor();
     expect(await result.textContent()).toMatch(/from plays \+ \d+ bonus = \d+/);
-    const said = await player.page.evaluate(() => (globalThis as unknown as { announced: string[] }).announced);
+    const said = await announcements(player.page);
     expect(said.some((text) => text.includes(`Round ${rounds.length} `) && text.includes('Scores:'))).toBe(true);
     await screenshot(player.page, 'match-finished-player');
     await screenshot(spectator.page, 'match-finished-spectator');
@@ -598,10 +611,7 @@ describeInBrowser('web client in Chromium', () => {
   });
 
   it('lets the keyboard go through the whole hand with the arrow keys, playable or not', async () => {
-    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
-    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
-    const id = createMatch.id;
-    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    const { ada, bob, id } = await adaAgainstBob();
     // Whoever is not to move has nothing to play: every tile of theirs is unplayable now.
     const turn = (await serverView(id)).turn;
     const waiting = turn === 0 ? bob : ada;
@@ -640,22 +650,11 @@ describeInBrowser('web client in Chromium', () => {
   });
 
   it('moves focus off the hand when the turn comes back, so a second Enter plays nothing; the tab title and live region say whose turn', async () => {
-    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
-    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
-    const id = createMatch.id;
-    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    const { ada, bob, id } = await adaAgainstBob();
     // The page is whoever leads (a lead plays any tile); the other side plays over the API.
     const first = (await serverView(id)).turn as number;
     const [mine, other] = first === 0 ? [ada, bob] : [bob, ada];
-    const w = await openAs(mine, `/#/match/${id}`, async ({ page }) => {
-      await page.addInitScript(() => {
-        const said: string[] = ((globalThis as unknown as { announced: string[] }).announced = []);
-        document.addEventListener('DOMContentLoaded', () => {
-          const live = document.getElementById('announcer') as HTMLElement;
-          new MutationObserver(() => said.push(live.textContent ?? '')).observe(live, { childList: true, characterData: true, subtree: true });
-        });
-      });
-    });
+    const w = await openAs(mine, `/#/match/${id}`, recordAnnouncements);
     expect(await turnOrEnd(w.page)).toBe('turn');
     expect(await w.page.title()).toBe('Your turn · Straight Dominoes');
     await w.page.locator('.hand-tile.legal').first().focus();
@@ -671,7 +670,7 @@ describeInBrowser('web client in Chromium', () => {
     // The tile that had focus was played: focus is on the hand's heading, not on another tile.
     expect(await w.page.evaluate(() => document.activeElement?.id)).toBe('hand-title');
     expect(await w.page.title()).toBe('Your turn · Straight Dominoes');
-    const said = await w.page.evaluate(() => (globalThis as unknown as { announced: string[] }).announced);
+    const said = await announcements(w.page);
     expect(said.at(-1)).toMatch(/Your turn\.$/);
     // An Enter meant for the last move (pressed twice) lands there and plays nothing.
     await w.page.keyboard.press('Enter');
@@ -684,10 +683,7 @@ describeInBrowser('web client in Chromium', () => {
   });
 
   it('follows another tab of the same browser signing out and in as someone else', async () => {
-    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
-    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
-    const id = createMatch.id;
-    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
+    const { ada, bob, id } = await adaAgainstBob();
     const w = await openAs(ada, `/#/match/${id}`);
     await w.page.getByRole('heading', { name: 'Your match' }).waitFor();
     const other = await w.context.newPage(); // same browser, same storage
