@@ -2,19 +2,21 @@ import { gql, saveSession, ServerError, session } from './api.js';
 import { h } from './dom.js';
 import { drawProblems, newClientSeed, type CreatedMatch, type NextMatch } from './fair-deal-check.js';
 import { CREATE_MATCH, JOIN_BY_INVITE, ME, MY_MATCHES, NEXT_MATCH, OPEN_MATCHES, REGISTER, TO_MOVE } from './operations.js';
+import { seatName, sideName } from './match-view.js';
 import type { MatchListItem } from './types.js';
 import type { Ui } from './ui.js';
 
 function names(m: MatchListItem): string {
-  // "Bot 2" as the match page and the board picture name it (seats counted from 1).
-  return m.seats.map((s) => s.player?.name ?? (s.isBot ? `Bot ${s.index + 1}` : 'open seat')).join(', ');
+  // Named as the match page names them ("Bot 2"), without its "(you)".
+  const named = { seats: m.seats, mySeat: null };
+  return m.seats.map((s) => (s.player || s.isBot ? seatName(named, s.index) : 'open seat')).join(', ');
 }
 
 /** Who won a finished match, in the list: the winning side's names. */
 function winnerText(m: MatchListItem): string {
   if (!m.winner) return '';
-  const side = m.winner.seats.map((i) => m.seats[i]?.player?.name ?? `Bot ${i + 1}`).join(' & ');
-  return ` · ${m.winner.seats.includes(m.mySeat ?? -1) ? 'you won' : `${side} won`}`;
+  if (m.winner.seats.includes(m.mySeat ?? -1)) return ' · you won';
+  return ` · ${sideName({ seats: m.seats, mySeat: null }, m.winner.seats)} won`;
 }
 
 function scores(m: MatchListItem): string {

@@ -5,7 +5,10 @@ import type { End, Match, Move, RoundResult, Tile } from './types.js';
  * in the API and counted from 1 for people ("Bot 2" sits in seat 1), as the board picture
  * (GET /matches/:id/board.svg) names them too.
  */
-export function seatName(m: Pick<Match, 'seats' | 'mySeat'>, seat: number): string {
+/** What naming a seat needs: a full Match, or a list's item. */
+type SeatsOf = { seats: readonly { isBot: boolean; player: { name: string } | null }[]; mySeat: number | null };
+
+export function seatName(m: SeatsOf, seat: number): string {
   const s = m.seats[seat];
   const name = s?.player?.name ?? (s?.isBot ? `Bot ${seat + 1}` : `Seat ${seat + 1}`);
   return seat === m.mySeat ? `${name} (you)` : name;
@@ -36,7 +39,7 @@ export function statusText(m: Match): string {
   return m.turn === m.mySeat ? 'Your turn' : `To move: ${seatName(m, m.turn)}`;
 }
 
-export function sideName(m: Pick<Match, 'seats' | 'mySeat'>, seats: number[]): string {
+export function sideName(m: SeatsOf, seats: number[]): string {
   return seats.map((s) => seatName(m, s)).join(' & ');
 }
 
