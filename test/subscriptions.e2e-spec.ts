@@ -2,10 +2,10 @@ import { startServer, type RunningServer } from '../src/bootstrap.js';
 import { loadConfig } from '../src/config/config.js';
 import { PrismaService } from '../src/database/prisma.service.js';
 import { startTestApp, UNLIMITED, type TestApp } from './support/app.js';
-import { lcg, viewOf } from './support/driver.js';
+import { driveMatch, lcg, viewOf } from './support/driver.js';
 import { eventually } from './support/eventually.js';
 import { feedsStarted } from './support/feeds.js';
-import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
+import { M_CREATE, M_JOIN, M_PLAY, type MatchT } from './support/fragments.js';
 import { GqlClient } from './support/gql.js';
 import { Subscriber } from './support/ws.js';
 
@@ -166,6 +166,43 @@ describe('subscriptions over graphql-ws', () => {
       }
     }
     await Promise.all([turnsA.close(), turnsB.close()]);
+  });
+
+  it('takes an id in capitals for the same match: its feed, its commands and its record stay one', async () => {
+    const a = await app.player('ua');
+    const b = await app.player('ub');
+    // A target of 1: the match ends with its first round, and both players have stats.
+    const { createMatch } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, rules: { targetScore: 1 } } });
+    const matchId = createMatch.id;
+    const shouted = matchId.toUpperCase(); // as pasted from a tool that prints UUIDs in capitals
+    await b.request(M_JOIN, { id: shouted });
+    const live = new Subscriber<Ev>(app.url, b.token).subscribe(S_EVENTS, { id: shouted, after: null }, pickEvent);
+    await feedsStarted(app.server, { matchId });
+    const before = await viewOf(a, matchId);
+    const mover = before.turn === 0 ? a : b;
+    const moves = (await viewOf(mover, shouted)).legalMoves;
+    // Played through the id in capitals, then read through either spelling: one match, one version.
+    await mover.request(M_PLAY, { input: { matchId: shouted, tile: moves[0].tile, end: moves[0].end, expectedVersion: before.version } });
+    await live.until((r) => r.some((e) => e.type === 'TILE_PLAYED'));
+    expect((await viewOf(a, shouted)).version).toBe(before.version + 1);
+    expect((await viewOf(a, matchId)).version).toBe(before.version + 1);
+    // A private match is listed only to its own player asking for their own id, in whichever case.
+    const { createMatch: hidden } = await a.request<{ createMatch: MatchT }>(M_CREATE, { input: { seats: 2, private: true } });
+    const { matches } = await a.request<{ matches: { edges: { node: { id: string } }[] } }>(
+      'query($p: ID) { matches(playerId: $p) { edges { node { id } } } }',
+      { p: a.id.toUpperCase() },
+    );
+    expect(matches.edges.map((e) => e.node.id).sort()).toEqual([matchId, hidden.id].sort());
+    const bySeat = new Map([
+      [before.mySeat === 0 ? 0 : 1, a],
+      [before.mySeat === 0 ? 1 : 0, b],
+    ]);
+    expect((await driveMatch(bySeat, shouted)).final.status).toBe('FINISHED');
+    const Q_STATS = 'query($p: ID!) { playerStats(playerId: $p) { matchesPlayed matchesWon roundsPlayed } }';
+    const stats = async (p: string) => (await b.request<{ playerStats: Record<string, number> }>(Q_STATS, { p })).playerStats;
+    expect((await stats(b.id)).matchesPlayed).toBe(1);
+    expect(await stats(b.id.toUpperCase())).toEqual(await stats(b.id));
+    await live.close();
   });
 
   it('completes matchEvents once the match is over and its last event was sent, live or in a catch-up', async () => {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
 import { boardAt } from '../history/board-at.js';
-import { assertMatchId } from '../matches/command-runner.js';
+import { matchIdOf } from '../matches/command-runner.js';
 import { MatchesService } from '../matches/matches.service.js';
 import { MatchStatus, MoveType } from '../matches/models/enums.js';
 import type { Match } from '../matches/models/match.model.js';
@@ -33,7 +33,7 @@ export class BoardPictureService {
   ) {}
 
   async picture(matchId: string, seq: number | null): Promise<BoardPictureResult> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const match = await this.matches.get(matchId, null);
     if (!match) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     const rounds = await this.rounds.roundsOf(match);

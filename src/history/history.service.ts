@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { assertId } from '../common/ids.js';
+import { canonicalId } from '../common/ids.js';
 import { decodeCursor, pageSize } from '../common/pagination.js';
 import { dateInRange } from '../common/validate.js';
 import { matchPage } from '../matches/match-page.js';
@@ -33,7 +33,7 @@ export class HistoryService {
     count: boolean,
     caller: string,
   ): Promise<MatchConnection> {
-    if (args.playerId) assertId(args.playerId, 'player');
+    if (args.playerId) args = { ...args, playerId: canonicalId(args.playerId, 'player') };
     if (args.from) dateInRange(args.from, 'from');
     if (args.to) dateInRange(args.to, 'to');
     const take = pageSize(args.first);

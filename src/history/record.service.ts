@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import { assertMatchId } from '../matches/command-runner.js';
+import { matchIdOf } from '../matches/command-runner.js';
 import { buildMatchRecordV2, type MatchRecordV2 } from './record-format-v2.js';
 import { RecordRepository } from './record.repository.js';
 
@@ -10,7 +10,7 @@ export class RecordService {
 
   /** Only a FINISHED match is exported: before that its hands are live and its scores moving. */
   async record(matchId: string): Promise<MatchRecordV2> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const loaded = await this.repo.load(matchId);
     if (!loaded) throw new ApiError('NOT_FOUND', `no match ${matchId}`);
     if (!loaded.source || !loaded.fair)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import DataLoader from 'dataloader';
-import { assertId, UUID } from '../common/ids.js';
+import { canonicalId, UUID } from '../common/ids.js';
 import { notACursor, pageSize } from '../common/pagination.js';
 import { INT32_MAX } from '../common/validate.js';
 import type { LeaderboardConnection, PlayerStats } from './stats.models.js';
@@ -45,7 +45,7 @@ export class StatsService {
   }
 
   async ofPlayer(playerId: string): Promise<PlayerStats> {
-    assertId(playerId, 'player');
+    playerId = canonicalId(playerId, 'player');
     return statsModel(await this.byPlayer.load(playerId));
   }
 

@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { ApiError } from '../common/api-error.js';
 import { OneAtATime } from '../common/one-at-a-time.js';
 import type { MoveRecord } from '../domain/index.js';
-import { assertId } from '../common/ids.js';
+import { canonicalId } from '../common/ids.js';
 import { EVENT_BUS, type EventBus } from '../realtime/event-bus.js';
 import { CLOCK, type Clock } from './clock/clock.js';
 import { clockUpdate } from './clock/clock-commit.js';
@@ -15,8 +15,9 @@ import { MatchesRepository, type NewMatch } from './matches.repository.js';
 /** A command re-reads and re-decides at most this often when others commit first. */
 const MAX_ATTEMPTS = 5;
 
-export function assertMatchId(id: string): void {
-  assertId(id, 'match');
+/** The match id as stored (see canonicalId), or BAD_USER_INPUT. */
+export function matchIdOf(id: string): string {
+  return canonicalId(id, 'match');
 }
 
 /** What a command decided, given a fresh read of the match. */
@@ -49,13 +50,13 @@ export class CommandRunner implements OnModuleInit {
   }
 
   /** The latest loaded state of a match (the cache, else the database), or null. */
-  async find(id: string): Promise<LoadedMatch | null> {
-    assertMatchId(id);
+  async find(given: string): Promise<LoadedMatch | null> {
+    const id = matchIdOf(given);
     return this.cache.get(id) ?? (await this.read(id));
   }
 
-  async load(id: string, fresh = false): Promise<LoadedMatch> {
-    assertMatchId(id);
+  async load(given: string, fresh = false): Promise<LoadedMatch> {
+    const id = matchIdOf(given);
     const loaded = (fresh ? undefined : this.cache.get(id)) ?? (await this.read(id));
     if (!loaded) throw new ApiError('NOT_FOUND', `no match ${id}`);
     return loaded;
@@ -72,7 +73,8 @@ export class CommandRunner implements OnModuleInit {
    * nothing stood in their way. Each is decided on what the one before it committed. Only
    * commands of other instances still race here, and the compare-and-set settles those.
    */
-  run(matchId: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
+  run(given: string, decide: (r: LoadedMatch) => Decision | Promise<Decision>): Promise<LoadedMatch> {
+    const matchId = matchIdOf(given);
     return this.perMatch.run(matchId, () => this.runInTurn(matchId, decide));
   }
 

@@ -6,7 +6,7 @@ import { resolveRules, validateSetup, type Action, type Rules } from '../domain/
 import type { Player } from '../players/models/player.model.js';
 import { engineBotStrategy } from './bot-strategy.js';
 import type { CreateMatchInput, PlayTileInput, TurnInput } from './dto/inputs.js';
-import { assertMatchId, CommandRunner } from './command-runner.js';
+import { CommandRunner, matchIdOf } from './command-runner.js';
 import { decideClientSeed, decideJoin, decideLeave, seatPlayer } from './decide-seating.js';
 import { decideResign, decideServerMove, decideTurn, turnOf } from './decide-turn.js';
 import { resolveClock } from './clock/clock-settings.js';
@@ -64,7 +64,7 @@ export class MatchesService {
   }
 
   async join(player: Player, matchId: string, clientSeed?: string | null, seat?: number | null): Promise<Match> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const joiner = { playerId: player.id, clientSeed: givenClientSeed(clientSeed), maxWaiting: this.maxWaiting };
     const after = await this.capped(() => this.runner.run(matchId, (r) => decideJoin(r, joiner, 'id', seat ?? null)));
     return matchModel(after, player);
@@ -72,20 +72,20 @@ export class MatchesService {
 
   /** Changes the caller's client seed; only before the start, when no deal has used it yet. */
   async setClientSeed(player: Player, matchId: string, clientSeed: string): Promise<Match> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const seed = validClientSeed(clientSeed);
     const after = await this.runner.run(matchId, (r) => decideClientSeed(r, player.id, seed));
     return matchModel(after, player);
   }
 
   async leave(player: Player, matchId: string): Promise<Match> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const after = await this.runner.run(matchId, (r) => decideLeave(r, player.id));
     return matchModel(after, player);
   }
 
   async resign(player: Player, matchId: string): Promise<Match> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const after = await this.runner.run(matchId, (r) => decideResign(r, player.id));
     return matchModel(after, player);
   }
@@ -115,11 +115,11 @@ export class MatchesService {
   }
 
   private async turnCommand(player: Player, input: TurnInput, actionFor: (seat: number) => Action): Promise<Match> {
-    assertMatchId(input.matchId);
+    const matchId = matchIdOf(input.matchId);
     const clientMoveId = validClientMoveId(input.clientMoveId);
     // The turn the command was first decided for: decided again after losing a race, it must be the same turn.
     let turnSeen: string | null = null;
-    const after = await this.runner.run(input.matchId, async (r) => {
+    const after = await this.runner.run(matchId, async (r) => {
       // Looked up on every attempt: a retry racing its original may find it committed meanwhile.
       const earlier = clientMoveId ? await this.repo.clientMove(r.id, player.id, clientMoveId) : null;
       const decision = decideTurn(r, { playerId: player.id, actionFor, expectedVersion: input.expectedVersion, clientMoveId, earlier, turnSeen });

@@ -5,7 +5,7 @@ import { GlobalCounts } from '../database/global-counts.js';
 import { decodeCursor, pageSize } from '../common/pagination.js';
 import type { MatchConnection } from './models/match-connection.model.js';
 import type { Player } from '../players/models/player.model.js';
-import { assertMatchId, CommandRunner } from './command-runner.js';
+import { CommandRunner, matchIdOf } from './command-runner.js';
 import { decideRematch, decideRematchSeat, rematchOffered } from './decide-rematch.js';
 import { decideJoin, seatPlayer } from './decide-seating.js';
 import { givenClientSeed } from './fair-deal-secrets.js';
@@ -56,7 +56,7 @@ export class MatchmakingService {
    * to create it, join it.
    */
   async rematch(player: Player, matchId: string, clientSeed?: string | null): Promise<Match> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     const joiner = this.joiner(player, clientSeed);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       const finished = await this.runner.load(matchId, attempt > 1);

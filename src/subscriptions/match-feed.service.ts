@@ -3,7 +3,7 @@ import { ApiError } from '../common/api-error.js';
 import { redactMove } from '../domain/index.js';
 import type { EventWithMove } from '../matches/loaded-match.js';
 import { moveModel } from '../matches/match-view.js';
-import { assertMatchId } from '../matches/command-runner.js';
+import { matchIdOf } from '../matches/command-runner.js';
 import type { MatchEventType } from '../matches/models/enums.js';
 import type { Match, MatchEvent } from '../matches/models/match.model.js';
 import type { Player } from '../players/models/player.model.js';
@@ -39,7 +39,7 @@ export class MatchFeedService {
     viewer: Player | null,
     fellBehind: () => void = () => {},
   ): Promise<AsyncIterableIterator<{ matchEvents: MatchEvent }>> {
-    assertMatchId(matchId);
+    matchId = matchIdOf(matchId);
     if (afterSeq !== null && (!Number.isInteger(afterSeq) || afterSeq < 0))
       throw new ApiError('BAD_USER_INPUT', 'afterSeq must be a whole number ≥ 0');
     // Thousands subscribe to one match at once (a reconnect wave): the cache or one shared read.

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/api-error.js';
-import { UUID } from '../common/ids.js';
+import { canonicalId } from '../common/ids.js';
 import { decodeCursor, encodeCursor, pageSize } from '../common/pagination.js';
 import { APP_CONFIG, type AppConfig } from '../config/config.js';
 import { WEBHOOK_EVENTS, type WebhookEventType } from './webhook-events.js';
@@ -51,7 +51,7 @@ export class WebhooksService {
     id: string,
     change: { url?: string | null; events?: WebhookEvent[] | null; enabled?: boolean | null },
   ): Promise<Webhook> {
-    checkId(id, 'webhook');
+    id = canonicalId(id, 'webhook');
     if (change.url !== undefined && change.url !== null) this.checkUrl(change.url);
     const updated = await this.repo.update(id, playerId, {
       url: change.url ?? undefined,
@@ -62,20 +62,20 @@ export class WebhooksService {
   }
 
   async delete(playerId: string, id: string): Promise<boolean> {
-    checkId(id, 'webhook');
+    id = canonicalId(id, 'webhook');
     if (!(await this.repo.delete(id, playerId))) notFound(id);
     return true;
   }
 
   async rotate(playerId: string, id: string): Promise<WebhookWithSecret> {
-    checkId(id, 'webhook');
+    id = canonicalId(id, 'webhook');
     const secret = newSecret();
     const rotated = (await this.repo.rotate(id, playerId, secret)) ?? notFound(id);
     return { webhook: toWebhook(rotated), secret };
   }
 
   async deliveries(playerId: string, webhookId: string, args: { first?: number | null; after?: string | null }): Promise<WebhookDeliveryConnection> {
-    checkId(webhookId, 'webhook');
+    webhookId = canonicalId(webhookId, 'webhook');
     const limit = pageSize(args.first);
     const after = args.after ? decodeCursor(args.after) : null;
     if (!(await this.repo.find(webhookId, playerId))) notFound(webhookId);
@@ -87,7 +87,7 @@ export class WebhooksService {
 
   /** Sends a message again, due now, with its own `webhook-id`; refused while its endpoint is disabled. */
   async redeliver(playerId: string, deliveryId: string): Promise<WebhookDelivery> {
-    checkId(deliveryId, 'delivery');
+    deliveryId = canonicalId(deliveryId, 'delivery');
     const m = (await this.repo.message(deliveryId, playerId)) ?? notFound(deliveryId, 'delivery');
     const endpoint = (await this.repo.find(m.webhookId, playerId)) ?? notFound(m.webhookId);
     if (endpoint.disabledAt) throw new ApiError('BAD_USER_INPUT', 'the webhook is disabled: enable it with updateWebhook first');
@@ -107,10 +107,6 @@ export class WebhooksService {
     if (unique.some((e) => !WEBHOOK_EVENTS.includes(e))) throw new ApiError('BAD_USER_INPUT', 'events holds an unknown WebhookEvent');
     return unique;
   }
-}
-
-function checkId(id: string, what: string): void {
-  if (!UUID.test(id)) throw new ApiError('BAD_USER_INPUT', `"${id}" is not a ${what} id`);
 }
 
 function notFound(id: string, what = 'webhook'): never {
