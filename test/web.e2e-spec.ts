@@ -709,9 +709,117 @@ describeInBrowser('web client in Chromium', () => {
     );
     await other.evaluate(() => localStorage.clear());
     await w.page.locator('#who', { hasText: 'Not signed in' }).waitFor();
-    await w.page.locator('#notice', { hasText: 'Another tab signed out' }).waitFor();
+    await w.page.locator('#notice', { hasText: 'another tab signed out' }).waitFor();
     await w.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
     await other.close();
+    expectClean(w);
+  });
+
+  it('sends a form once however fast it is pressed twice, and starts the new page at its title', async () => {
+    const ada = await app.player('Ada');
+    const w = await openAs(ada);
+    await w.page.getByLabel('Seat 2', { exact: true }).check();
+    await w.page.getByRole('button', { name: 'Create match' }).dblclick();
+    await w.page.waitForURL(/#\/match\/[0-9a-f-]+$/);
+    await w.page.getByRole('heading', { level: 1, name: 'Your match' }).waitFor();
+    await new Promise((r) => setTimeout(r, 500)); // time for a second match, if one were on its way
+    const { matches } = await ada.request<{ matches: { totalCount: number } }>('query($p: ID) { matches(playerId: $p) { totalCount } }', {
+      p: ada.id,
+    });
+    expect(matches.totalCount).toBe(1);
+    expect(await w.page.locator('#notice').isHidden()).toBe(true); // no "cannot be vouched for" about a second match
+    // Focus is where a page load puts a screen reader: the new page's title, not <body>.
+    expect(await w.page.evaluate(() => document.activeElement?.textContent)).toBe('Your match');
+    expectClean(w);
+  });
+
+  it('keeps a spectator on the control they were on while the match redraws', async () => {
+    const { ada, bob, id } = await adaAgainstBob();
+    const w = await open(`/#/match/${id}`);
+    await w.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
+    const link = w.page.getByRole('link', { name: 'Board picture (SVG)' });
+    await link.focus();
+    const turn = (await serverView(id)).turn as number;
+    await bobPlaysUntilAdasTurn(turn === 0 ? ada : bob, id, turn);
+    const now = await serverView(id);
+    await w.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), now.version);
+    expect(await link.evaluate((el) => el === document.activeElement)).toBe(true);
+    expectClean(w);
+  });
+
+  it('says a match ended once when it ends on the page, and not again when a finished match is opened', async () => {
+    const { ada, bob, id } = await adaAgainstBob();
+    const live = await openAs(bob, `/#/match/${id}`, recordAnnouncements);
+    await live.page.getByRole('heading', { name: 'Your match' }).waitFor();
+    await ada.request('mutation($id: ID!) { resignMatch(matchId: $id) { status } }', { id });
+    await live.page.getByTestId('round-result').waitFor();
+    await new Promise((r) => setTimeout(r, 500)); // every push of the end has arrived
+    expect((await announcements(live.page)).filter((s) => s.includes('Finished'))).toEqual([
+      expect.stringMatching(/^Finished: Bob \(you\) won\. Round 1 was cut short/),
+    ]);
+    const later = await openAs(bob, `/#/match/${id}`, recordAnnouncements);
+    await later.page.getByTestId('round-result').waitFor();
+    await new Promise((r) => setTimeout(r, 500)); // the feed's catch-up (its last event MATCH_FINISHED) has arrived
+    expect((await announcements(later.page)).filter((s) => s.includes('Finished'))).toEqual([]);
+    expectClean(live);
+    expectClean(later);
+  });
+
+  it("shows the turn's clock: who must move by when, and what happens then", async () => {
+    const ada = await app.player('Ada');
+    const w = await openAs(ada);
+    await w.page.getByLabel('Seat 2', { exact: true }).check();
+    await w.page.getByLabel('Time per move').selectOption({ label: '1 day' });
+    await w.page.getByRole('button', { name: 'Create match' }).click();
+    await w.page.waitForURL(/#\/match\/[0-9a-f-]+$/);
+    const id = w.page.url().split('/').pop() as string;
+    const { match } = await ada.request<{ match: { clock: { kind: string; moveSeconds: number } } }>(
+      'query($id: ID!) { match(id: $id) { clock { kind moveSeconds } } }',
+      { id },
+    );
+    expect(match.clock).toEqual({ kind: 'PER_MOVE', moveSeconds: 86_400 });
+    // The bot may lead; then it is Ada's turn, with a day to move.
+    expect(await turnOrEnd(w.page)).toBe('turn');
+    expect(await w.page.getByTestId('deadline').textContent()).toMatch(
+      /^Your time to move: (23 h 59 min|1 d 0 h) left \(until .+\)\. When it runs out, a bot moves for you\.$/,
+    );
+    expectClean(w);
+  });
+
+  it('subscribes again when the server refuses a subscription for now (RATE_LIMITED), and misses no move', async () => {
+    const { ada, bob, id } = await adaAgainstBob();
+    let refused = false;
+    // The page's socket passes through the test, which answers the page's first matchEvents
+    // subscribe as the server does when a player subscribed too often: an error message for it.
+    const w = await openAs(ada, '/', (page) =>
+      page.page.routeWebSocket(/\/graphql$/, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((message) => {
+          const m = JSON.parse(String(message)) as { id?: string; type: string; payload?: { query?: string } };
+          if (!refused && m.type === 'subscribe' && m.payload?.query?.includes('matchEvents')) {
+            refused = true;
+            const refusal = {
+              message: 'too many subscriptions (limit 60 per 60 s): retry after 1 s',
+              extensions: { code: 'RATE_LIMITED', retryAfter: 1 },
+            };
+            return ws.send(JSON.stringify({ id: m.id, type: 'error', payload: [refusal] }));
+          }
+          server.send(message);
+        });
+      }),
+    );
+    await w.page.evaluate((matchId) => (location.hash = `#/match/${matchId}`), id);
+    await w.page.getByRole('heading', { name: 'Your match' }).waitFor();
+    for (let i = 0; i < 100 && !refused; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(refused).toBe(true);
+    // A move made after the refusal reaches the page only through a subscription.
+    const turn = (await serverView(id)).turn as number;
+    await bobPlaysUntilAdasTurn(turn === 0 ? ada : bob, id, turn);
+    const now = await serverView(id);
+    await w.page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') === String(v), now.version, {
+      timeout: 15_000,
+    });
+    expect(await w.page.locator('#error').isHidden()).toBe(true);
     expectClean(w);
   });
 

@@ -125,7 +125,9 @@ export async function gqlWithErrors<T>(
   variables: Record<string, unknown> = {},
   options: GqlOptions = {},
 ): Promise<{ data: T | null; errors: GqlErrors }> {
-  const token = options.token === undefined ? (session()?.token ?? null) : options.token;
+  // The token this page uses, not the saved one: another tab may have saved a different one a
+  // moment ago, and until this page has redrawn as that player its clicks are still its own.
+  const token = options.token === undefined ? tokenInUse : options.token;
   let res: Response;
   try {
     res = await fetch('/graphql', {

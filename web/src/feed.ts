@@ -1,10 +1,10 @@
-import { closeCodeOf, onConnection, ws } from './api.js';
+import { closeCodeOf, errorText, onConnection, ServerError, ws } from './api.js';
 import { MATCH_EVENTS, MY_TURNS } from './operations.js';
 import type { Match } from './types.js';
 
 export interface FeedHandlers {
-  /** A newer view of the match, and the event type that brought it. */
-  match(m: Match, type: string): void;
+  /** A newer view of the match, the event type that brought it, and the seat it is about (if any). */
+  match(m: Match, type: string, seat: number | null): void;
   /** The socket is back after a drop: the caller refetches, in case no event was seen yet. */
   reconnected(): void;
   error(message: string): void;
@@ -18,8 +18,9 @@ interface LiveHandlers<T> {
 /**
  * One subscription on the shared socket. graphql-ws reconnects by itself after a drop, but gives
  * up on 4500 (a failure on the server) and 4429 (connecting too often), where the server says to
- * come back later (docs/errors.md): the subscription is then sent again after a wait, with the
- * payload as it is by then. A close the server means for good (a refused token: api.ts, TERMINAL)
+ * come back later (docs/errors.md), and on an `error` message for the subscription (RATE_LIMITED,
+ * INTERNAL_SERVER_ERROR): the subscription is then sent again after a wait, with the payload as it
+ * is by then (for a match's feed, a catch-up from the last event seen). A close the server means for good (a refused token: api.ts, TERMINAL)
  * is shown by the connection indicator, not here.
  */
 function subscribeLive<T>(payload: { query: string; variables?: Record<string, unknown> }, on: LiveHandlers<T>): () => void {
@@ -36,18 +37,26 @@ function subscribeLive<T>(payload: { query: string; variables?: Record<string, u
         if (result.data) on.next(result.data);
       },
       error: (e) => {
+        const again = (seconds: number): void => {
+          const wait = Number.isFinite(seconds) ? seconds * 1000 : Math.min(1000 * 2 ** failures++, 15_000);
+          timer = setTimeout(start, wait);
+        };
         const code = closeCodeOf(e);
         if (code === 4500 || code === 4429) {
           const reason = (e as { reason?: unknown }).reason;
-          const text = typeof reason === 'string' ? reason : '';
-          const after = Number(/retry after (\d+)/i.exec(text)?.[1] ?? NaN);
-          const wait = Number.isFinite(after) ? after * 1000 : Math.min(1000 * 2 ** failures++, 15_000);
-          timer = setTimeout(start, wait);
-          return;
+          return again(Number(/retry after (\d+)/i.exec(typeof reason === 'string' ? reason : '')?.[1] ?? NaN));
         }
         if (code !== null) return; // a close the indicator explains
-        const first = Array.isArray(e) ? (e[0] as { message?: unknown } | undefined) : undefined;
-        on.error(typeof first?.message === 'string' ? first.message : e instanceof Error ? e.message : 'the live feed failed');
+        // The socket stays, but the server refused or ended this one subscription with an error
+        // message: graphql-ws never sends it again by itself. Too many subscribes (RATE_LIMITED)
+        // and a failure on the server pass: it is sent again, as after 4500.
+        const first = Array.isArray(e)
+          ? (e[0] as { message?: unknown; extensions?: { code?: unknown; retryAfter?: unknown } } | undefined)
+          : undefined;
+        const refusal = first?.extensions?.code;
+        if (refusal === 'RATE_LIMITED' || refusal === 'INTERNAL_SERVER_ERROR') return again(Number(first?.extensions?.retryAfter ?? NaN));
+        const message = typeof first?.message === 'string' ? first.message : e instanceof Error ? e.message : 'the live feed failed';
+        on.error(errorText(new ServerError(typeof refusal === 'string' ? refusal : 'ERROR', message)));
       },
       complete: () => {},
     });
@@ -82,13 +91,13 @@ export function followMatch(matchId: string, afterSeq: number, on: FeedHandlers)
     if (connectedOnce) on.reconnected();
     connectedOnce = true;
   });
-  const dispose = subscribeLive<{ matchEvents: { seq: number; type: string; match: Match } }>(payload, {
+  const dispose = subscribeLive<{ matchEvents: { seq: number; type: string; seat: number | null; match: Match } }>(payload, {
     next: (data) => {
       const ev = data.matchEvents;
       if (!ev || ev.seq <= lastSeq) return;
       lastSeq = ev.seq;
       payload.variables.afterSeq = ev.seq;
-      on.match(ev.match, ev.type);
+      on.match(ev.match, ev.type, ev.seat);
     },
     error: (message) => on.error(message),
   });

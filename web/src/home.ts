@@ -40,6 +40,24 @@ function matchRow(m: MatchListItem, ui: Ui): HTMLElement {
   );
 }
 
+/**
+ * Runs the form's request on submit, one at a time: a second click while it runs would register
+ * a second player (the first token lost) or create a second match.
+ */
+function onSubmit(form: HTMLFormElement, ui: Ui, action: () => Promise<void>): void {
+  let pending = false;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (pending) return;
+    pending = true;
+    form.setAttribute('aria-busy', 'true');
+    void ui.run(action).finally(() => {
+      pending = false;
+      form.removeAttribute('aria-busy');
+    });
+  });
+}
+
 function registerForm(ui: Ui): HTMLElement {
   const input = h('input', { id: 'player-name', name: 'name', required: true, maxlength: 40, autocomplete: 'nickname' });
   const form = h(
@@ -51,13 +69,10 @@ function registerForm(ui: Ui): HTMLElement {
     input,
     h('button', { type: 'submit' }, 'Register'),
   );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    void ui.run(async () => {
-      const r = await gql<{ registerPlayer: { token: string; player: { id: string; name: string } } }>(REGISTER, { name: input.value.trim() });
-      saveSession({ token: r.registerPlayer.token, player: r.registerPlayer.player });
-      ui.refresh();
-    });
+  onSubmit(form, ui, async () => {
+    const r = await gql<{ registerPlayer: { token: string; player: { id: string; name: string } } }>(REGISTER, { name: input.value.trim() });
+    saveSession({ token: r.registerPlayer.token, player: r.registerPlayer.player });
+    ui.refresh();
   });
   return form;
 }
@@ -82,18 +97,16 @@ function signInForm(ui: Ui): HTMLElement {
     input,
     h('button', { type: 'submit' }, 'Sign in'),
   );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    void ui.run(async () => {
-      const token = input.value.trim().replace(/^Bearer\s+/i, '');
-      const r = await gql<{ me: { id: string; name: string } | null }>(ME, {}, { token }).catch((err: unknown) => {
-        if (err instanceof ServerError && err.code === 'UNAUTHENTICATED') throw new Error(`That token is not valid (${err.message}).`);
-        throw err;
-      });
-      if (!r.me) throw new Error('That token is not valid.');
-      saveSession({ token, player: r.me });
-      ui.refresh();
+  onSubmit(form, ui, async () => {
+    // Anything pasted around it (a "Bearer ", spaces, a zero-width space) is not part of a token.
+    const token = input.value.replace(/^\s*Bearer\s+/i, '').replace(/[^\x21-\x7e]/g, '');
+    const r = await gql<{ me: { id: string; name: string } | null }>(ME, {}, { token }).catch((err: unknown) => {
+      if (err instanceof ServerError && err.code === 'UNAUTHENTICATED') throw new Error(`That token is not valid (${err.message}).`);
+      throw err;
     });
+    if (!r.me) throw new Error('That token is not valid.');
+    saveSession({ token, player: r.me });
+    ui.refresh();
   });
   return form;
 }
@@ -164,6 +177,15 @@ const STRATEGIES: [string, string, string][] = [
   ['EXPERT', 'Expert', 'Searches many possible deals and plays each move out: the strongest.'],
 ];
 
+/** The clocks this page offers (createMatch takes any): none, or a time per move, in seconds. */
+const CLOCKS: [number | null, string][] = [
+  [null, 'No clock'],
+  [300, '5 minutes'],
+  [3600, '1 hour'],
+  [86_400, '1 day'],
+  [3 * 86_400, '3 days'],
+];
+
 function field(id: string, label: string, control: HTMLElement): HTMLElement {
   control.id = id;
   return h(
@@ -195,6 +217,11 @@ function createForm(ui: Ui): HTMLElement {
     ...STRATEGIES.map(([value, label]) => h('option', { value, selected: value === 'GREEDY' }, label)),
   );
   const strategyHelp = h('p', { id: 'create-strategy-help', class: 'help' });
+  const clock = h(
+    'select',
+    { 'aria-describedby': 'create-clock-help' },
+    ...CLOCKS.map(([seconds, label]) => h('option', { value: seconds === null ? '' : String(seconds), selected: seconds === null }, label)),
+  );
   const describe = (): void => {
     strategyHelp.textContent = STRATEGIES.find(([v]) => v === strategy.value)?.[2] ?? '';
   };
@@ -224,75 +251,79 @@ function createForm(ui: Ui): HTMLElement {
         ...botSeats.map(({ seat, box }) => field(`create-bot-seat-${seat}`, `Seat ${seat}`, box)),
       ),
       h('div', {}, field('create-strategy', 'Bot strategy', strategy), strategyHelp),
+      h(
+        'div',
+        {},
+        field('create-clock', 'Time per move', clock),
+        h(
+          'p',
+          { id: 'create-clock-help', class: 'help' },
+          'When a player runs out of it, a bot moves for them; three times in a row loses the match.',
+        ),
+      ),
       field('create-partnerships', 'Partnerships (4 seats)', partnerships),
       field('create-private', 'Private: joined only with its invite code', privateMatch),
     ),
     h('details', {}, h('summary', {}, 'Rule variants'), h('div', { class: 'grid' }, ...rules.map((r) => r.field))),
     h('button', { type: 'submit' }, 'Create match'),
   );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  onSubmit(form, ui, async () => {
     const ruleInput: Record<string, string | number | boolean> = {};
     for (const r of rules) {
       const c = r.control;
       ruleInput[r.key] = r.kind === 'number' ? Number(c.value) : r.kind === 'boolean' ? (c as HTMLInputElement).checked : c.value;
     }
-    void ui.run(async () => {
-      // The API counts seats from 0; this page, like the match page, from 1.
-      const chosen = botSeats.filter(({ box }) => box.checked).map(({ seat }) => seat - 1);
-      const input = {
-        seats: Number(seats.value),
-        botSeats: chosen,
-        partnerships: partnerships.checked,
-        private: privateMatch.checked,
-        botStrategy: strategy.value,
-        rules: ruleInput,
-      };
-      // The match's id and deal are announced before this page's seed is sent, then checked.
-      const announced = (await gql<{ me: { nextMatch: NextMatch | null } | null }>(NEXT_MATCH)).me?.nextMatch ?? null;
-      const r = await gql<{ createMatch: CreatedMatch }>(CREATE_MATCH, { input: { ...input, clientSeed: newClientSeed() } });
-      const problems = announced ? drawProblems(announced, r.createMatch) : [];
-      ui.go(`#/match/${r.createMatch.id}`);
-      if (problems.length > 0) ui.notice(`This match's deal cannot be vouched for: ${problems.join('; ')} (see the server's docs/fair-deals.md).`);
-    });
+    // The API counts seats from 0; this page, like the match page, from 1.
+    const chosen = botSeats.filter(({ box }) => box.checked).map(({ seat }) => seat - 1);
+    const input = {
+      seats: Number(seats.value),
+      botSeats: chosen,
+      partnerships: partnerships.checked,
+      private: privateMatch.checked,
+      botStrategy: strategy.value,
+      rules: ruleInput,
+      clock: clock.value === '' ? null : { kind: 'PER_MOVE', moveSeconds: Number(clock.value) },
+    };
+    // The match's id and deal are announced before this page's seed is sent, then checked.
+    const announced = (await gql<{ me: { nextMatch: NextMatch | null } | null }>(NEXT_MATCH)).me?.nextMatch ?? null;
+    const r = await gql<{ createMatch: CreatedMatch }>(CREATE_MATCH, { input: { ...input, clientSeed: newClientSeed() } });
+    const problems = announced ? drawProblems(announced, r.createMatch) : [];
+    ui.go(`#/match/${r.createMatch.id}`);
+    if (problems.length > 0) ui.notice(`This match's deal cannot be vouched for: ${problems.join('; ')} (see the server's docs/fair-deals.md).`);
   });
   return form;
 }
 
+/** A card with one field and its button, as "Join with an invite code" and "Watch a match" are. */
+function oneFieldForm(id: string, title: string, label: string, button: string, input: HTMLInputElement): HTMLFormElement {
+  input.id = id;
+  return h(
+    'form',
+    { class: 'card inline', 'aria-labelledby': `${id}-title` },
+    h('h2', { id: `${id}-title` }, title),
+    h('label', { for: id }, label),
+    input,
+    h('button', { type: 'submit' }, button),
+  );
+}
+
 /** The code a player of a match passed on (shown on its page); case, spaces and dashes do not matter. */
 function inviteForm(ui: Ui): HTMLElement {
-  const input = h('input', { id: 'invite-code', required: true, autocomplete: 'off' });
-  const form = h(
-    'form',
-    { class: 'card inline', 'aria-labelledby': 'invite-title' },
-    h('h2', { id: 'invite-title' }, 'Join with an invite code'),
-    h('label', { for: 'invite-code' }, 'Invite code'),
-    input,
-    h('button', { type: 'submit' }, 'Join'),
-  );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    void ui.run(async () => {
-      const r = await gql<{ joinMatchByInvite: { id: string } }>(JOIN_BY_INVITE, { code: input.value });
-      ui.go(`#/match/${r.joinMatchByInvite.id}`);
-    });
+  const input = h('input', { required: true, autocomplete: 'off' });
+  const form = oneFieldForm('invite-code', 'Join with an invite code', 'Invite code', 'Join', input);
+  onSubmit(form, ui, async () => {
+    const r = await gql<{ joinMatchByInvite: { id: string } }>(JOIN_BY_INVITE, { code: input.value });
+    ui.go(`#/match/${r.joinMatchByInvite.id}`);
   });
   return form;
 }
 
 function watchForm(ui: Ui): HTMLElement {
-  const input = h('input', { id: 'watch-id', required: true, placeholder: 'match id' });
-  const form = h(
-    'form',
-    { class: 'card inline', 'aria-labelledby': 'watch-title' },
-    h('h2', { id: 'watch-title' }, 'Watch a match'),
-    h('label', { for: 'watch-id' }, 'Match id'),
-    input,
-    h('button', { type: 'submit' }, 'Watch'),
-  );
+  const input = h('input', { required: true, placeholder: 'match id' });
+  const form = oneFieldForm('watch-id', 'Watch a match', 'Match id', 'Watch', input);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    ui.go(`#/match/${input.value.trim()}`);
+    ui.go(`#/match/${input.value.trim().toLowerCase()}`);
   });
   return form;
 }
@@ -327,7 +358,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
   const open = await gql<Page>(OPEN_MATCHES);
   if (!s) {
     page.append(
-      h('h1', {}, 'Straight Dominoes'),
+      h('h1', { tabindex: -1 }, 'Straight Dominoes'),
       registerForm(ui),
       signInForm(ui),
       watchForm(ui),
@@ -350,7 +381,7 @@ export async function homePage(ui: Ui): Promise<HTMLElement> {
   const toMoveList = list('Your move', 'to-move-title', waiting, ui, 'Nothing waits for you.');
   if (more > 0) toMoveList.append(h('p', {}, `And ${more} more.`));
   page.append(
-    h('h1', {}, 'Matches'),
+    h('h1', { tabindex: -1 }, 'Matches'),
     toMoveList,
     createForm(ui),
     inviteForm(ui),

@@ -18,6 +18,8 @@ import { createUi } from './ui.js';
 /** Hash routes: #/ (home), #/match/<id> (play or watch), #/replay/<id>. */
 let leave: (() => void) | null = null;
 let generation = 0;
+/** Pages shown so far: the first is where the browser put focus itself. */
+let shown = 0;
 
 /** The player the header shows: another tab's change of token is told apart from a change of player. */
 let shownPlayer: string | null = null;
@@ -73,6 +75,9 @@ async function render(): Promise<void> {
     else page = await homePage(ui);
     if (mine !== generation) return;
     app.replaceChildren(page);
+    // A new page (a link, a form that led here, a sign-in) starts at its title, as a page load
+    // does: the control that had focus is gone, and focus would fall to <body>.
+    if (shown++ > 0) page.querySelector<HTMLElement>('h1')?.focus();
   } catch (e) {
     if (mine !== generation) return;
     renderWho(); // the page may have found the saved token refused
@@ -92,7 +97,7 @@ const ui = createUi(() => void render());
 
 function showConnection({ state, detail }: ConnectionStatus): void {
   const el = document.getElementById('connection') as HTMLElement;
-  el.textContent =
+  const text =
     state === 'reconnecting'
       ? 'Connection lost: reconnecting…'
       : state === 'offline'
@@ -102,6 +107,8 @@ function showConnection({ state, detail }: ConnectionStatus): void {
           : state === 'connected'
             ? 'Live'
             : '';
+  // The indicator is a live region: the same words written again (a retry after a retry) are not news.
+  if (el.textContent !== text) el.textContent = text;
   el.className = `connection ${state}`;
   if (state === 'connected') ui.clearConnectionError();
 }
@@ -134,7 +141,7 @@ async function showIdeLinkIfServed(): Promise<void> {
 
 onSessionChangedElsewhere(() => {
   const now = session();
-  if (!now) ui.notice('Another tab signed out.');
+  if (!now) ui.notice('This browser no longer holds your token: another tab signed out, or found it no longer valid.');
   else if (now.player.id === shownPlayer) ui.notice('Another tab replaced your token: this one uses the new one.');
   else ui.notice(`Another tab signed in as ${now.player.name}: this one plays as them too now.`);
   void render();

@@ -5,20 +5,23 @@ import { h, svgFragment } from './dom.js';
 import { followMatch, followMyMatch } from './feed.js';
 import {
   boardSummary,
+  deadlineText,
+  durationText,
   endsFor,
   moveText,
   revealedHandLines,
   roundEndText,
   roundSideLines,
   sameTile,
+  seatName,
   sideName,
   statusText,
   tileText,
   type EndedRound,
 } from './match-view.js';
 import { DRAW, JOIN, LEAVE, MATCH, PLAY, REMATCH, RESIGN, ROUND_RESULTS } from './operations.js';
-import type { End, Match, Tile } from './types.js';
-import type { Ui } from './ui.js';
+import type { End, Match, Move, Tile } from './types.js';
+import { whileShown, type Ui } from './ui.js';
 
 const MOVE_SEQS = `query MoveSeqs($id: ID!) { match(id: $id) { id rounds { moves { seq } } } }`;
 
@@ -44,15 +47,27 @@ async function lastMoveSeq(id: string, match: Match): Promise<number> {
   return Math.max(0, ...(r.match?.rounds.flatMap((x) => x.moves.map((m) => m.seq)) ?? []));
 }
 
+/** More moves than this arriving at once (a catch-up) are summed up, not read out one by one. */
+const MOVES_READ_OUT = 3;
+
 /** Play or watch one match: everything drawn from the latest Match the server sent. */
-export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElement; leave: () => void }> {
-  const first = await gql<{ match: Match | null }>(MATCH, { id });
-  if (!first.match) throw new ServerError('NOT_FOUND', `no match ${id}`);
+export async function matchPage(requested: string, shell: Ui): Promise<{ element: HTMLElement; leave: () => void }> {
+  const first = await gql<{ match: Match | null }>(MATCH, { id: requested });
+  if (!first.match) throw new ServerError('NOT_FOUND', `no match ${requested}`);
+  // The id as the server writes it (one typed in capitals names the same match).
+  const id = first.match.id;
+  // Where the feed starts, read before anything subscribes: a failure here leaves nothing running.
+  const startSeq = await lastMoveSeq(id, first.match);
+  let left = false;
+  const ui = whileShown(shell, () => !left);
   let match: Match = first.match;
   let selected: Tile | null = null;
   let busy = false;
   let results: EndedRound[] = [];
   let resultsFor = '';
+  let resultsLoading = false;
+  /** The match ended while the page was open, and that was not said yet (see sayFinish). */
+  let finishUnsaid = false;
   /** The last round whose end was known (announced or there at load): later ones are announced. */
   let announcedRound: number | null = null;
   let keepFocus = false;
@@ -69,6 +84,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     const offered = !match.rematch && m.rematch;
     const turnArrived = isMyTurn(m) && !isMyTurn(match);
     if (m.version > match.version) hint = null;
+    if (m.status === 'FINISHED' && match.status !== 'FINISHED') finishUnsaid = true;
     match = m;
     if (selected && !endsFor(m, selected).length) selected = null;
     draw();
@@ -86,23 +102,40 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     const n = match.currentRound?.number ?? 0;
     const over = match.currentRound?.status !== 'IN_PROGRESS';
     const key = `${n}:${over}`;
-    if (key === resultsFor) return;
+    if (key === resultsFor) {
+      if (!resultsLoading) sayFinish(); // else the results on their way say it
+      return;
+    }
     resultsFor = key;
     if (n < 2 && !over) {
       announcedRound ??= 0;
       return;
     }
+    resultsLoading = true;
     const r = await gql<{ match: { rounds: EndedRound[] } | null }>(ROUND_RESULTS, { id }).catch(() => null);
-    if (!r?.match) return;
+    resultsLoading = false;
+    if (!r?.match) {
+      resultsFor = ''; // asked again with the next view of the match
+      sayFinish();
+      return;
+    }
     results = r.match.rounds.filter((x) => x.result);
     const latest = results.at(-1);
     // A round that ended while the page was open is announced; one that was over at load is not.
     if (latest && announcedRound !== null && latest.number > announcedRound) {
-      const over = match.status === 'FINISHED' ? `${statusText(match)}. ` : '';
-      ui.announce(`${over}${roundEndText(match, latest)} ${roundSideLines(match, latest).join('. ')}. Scores: ${scoreText()}.`);
+      const finish = finishUnsaid && match.status === 'FINISHED' ? `${statusText(match)}. ` : '';
+      if (finish) finishUnsaid = false;
+      ui.announce(`${finish}${roundEndText(match, latest)} ${roundSideLines(match, latest).join('. ')}. Scores: ${scoreText()}.`);
     }
     announcedRound = latest?.number ?? 0;
+    sayFinish();
     draw();
+  };
+  /** Says once that the match ended while the page was open (with the last round's result, when loadResults has it). */
+  const sayFinish = (): void => {
+    if (!finishUnsaid || match.status !== 'FINISHED') return;
+    finishUnsaid = false;
+    ui.announce(`${statusText(match)}.`);
   };
   const scoreText = (): string => match.teams.map((t) => `${sideName(match, t.seats)} ${t.score}`).join(', ');
 
@@ -126,6 +159,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   const command = async (query: string, variables: Record<string, unknown>, field: string): Promise<void> => {
     if (busy) return;
     busy = true;
+    draw(); // its controls show it is under way (a second press does nothing)
     const ok = await ui.run(async () => {
       const r = await gql<Record<string, Match>>(query, variables);
       update(r[field]);
@@ -230,21 +264,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       button.innerHTML = tileSvg(t.high, t.low, tileText(t));
       return button;
     });
-    const endChoice = selected
-      ? h(
-          'div',
-          { class: 'end-choices', role: 'group', 'aria-label': `Where to play ${tileText(selected)}` },
-          h('span', {}, `Play ${tileText(selected)} on: `),
-          ...endsFor(match, selected).map((end) =>
-            h(
-              'button',
-              { type: 'button', class: 'end-choice', 'data-key': `end-${end}`, onclick: () => void play(selected as Tile, end) },
-              `${(end ?? 'lead').toLowerCase()} end (${match.currentRound?.board.openEnds.find((e) => e.end === end)?.pips ?? ''})`,
-            ),
-          ),
-          h('button', { type: 'button', class: 'secondary', 'data-key': 'cancel', onclick: () => ((selected = null), draw()) }, 'Cancel'),
-        )
-      : null;
+    const endChoice = selected ? endChoiceGroup(selected) : null;
     const row = h('div', { class: 'tiles', role: 'toolbar', 'aria-label': 'Tiles in your hand' }, ...tiles);
     row.addEventListener('keydown', roveHand);
     return h(
@@ -270,6 +290,35 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
           )
         : null,
     );
+  }
+
+  /**
+   * Where to play a tile that fits more than one end. The tile is the one shown: a second press
+   * after the first sent it finds nothing selected and the page busy, and does nothing.
+   */
+  function endChoiceGroup(tile: Tile): HTMLElement {
+    const cancel = (): void => {
+      selected = null;
+      draw();
+      root.querySelector<HTMLElement>(`[data-key="tile-${tileText(tile)}"]`)?.focus(); // back where the choice began
+    };
+    const group = h(
+      'div',
+      { class: 'end-choices', role: 'group', 'aria-label': `Where to play ${tileText(tile)}` },
+      h('span', {}, `Play ${tileText(tile)} on: `),
+      ...endsFor(match, tile).map((end) =>
+        h(
+          'button',
+          { type: 'button', class: 'end-choice', 'data-key': `end-${end}`, disabled: busy, onclick: () => busy || void play(tile, end) },
+          `${(end ?? 'lead').toLowerCase()} end (${match.currentRound?.board.openEnds.find((e) => e.end === end)?.pips ?? ''})`,
+        ),
+      ),
+      h('button', { type: 'button', class: 'secondary', 'data-key': 'cancel', onclick: cancel }, 'Cancel'),
+    );
+    group.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') cancel();
+    });
+    return group;
   }
 
   function boardSection(): HTMLElement {
@@ -346,14 +395,14 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
         seated && session() ? h('button', { type: 'button', 'data-key': 'rematch', disabled: busy, onclick: () => void rematch() }, 'Rematch') : null,
       ];
     }
-    if (r.mySeat !== null) return [h('a', { href: `#/match/${r.id}` }, 'Go to the rematch')];
+    if (r.mySeat !== null) return [h('a', { href: `#/match/${r.id}`, 'data-key': 'rematch-link' }, 'Go to the rematch')];
     if (seated && session() && r.status === 'WAITING') {
       return [
         h('span', { class: 'offer' }, `${rematchOfferText(r)}.`),
         h('button', { type: 'button', 'data-key': 'rematch', disabled: busy, onclick: () => void rematch() }, 'Join the rematch'),
       ];
     }
-    return [h('a', { href: `#/match/${r.id}` }, 'Watch the rematch')];
+    return [h('a', { href: `#/match/${r.id}`, 'data-key': 'rematch-link' }, 'Watch the rematch')];
   }
 
   /**
@@ -369,7 +418,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       return partners.length && match.teams.length < match.seats.length ? sideName(match, partners) : null;
     };
     return [
-      h('button', { type: 'button', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match'),
+      h('button', { type: 'button', 'data-key': 'join', onclick: () => void command(JOIN, { id }, 'joinMatch') }, 'Join this match'),
       ...(free.length > 1
         ? free.map((seat) => {
             const partner = partnerOf(seat);
@@ -389,7 +438,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       ...(match.status === 'WAITING' && !seated && session() ? joinActions() : []),
       match.status === 'WAITING' && !seated && !session() ? h('a', { href: '#/' }, 'Register to join') : null,
       match.status === 'WAITING' && seated
-        ? h('button', { type: 'button', class: 'secondary', onclick: () => void command(LEAVE, { id }, 'leaveMatch') }, 'Leave')
+        ? h('button', { type: 'button', class: 'secondary', 'data-key': 'leave', onclick: () => void command(LEAVE, { id }, 'leaveMatch') }, 'Leave')
         : null,
       match.status === 'WAITING' && match.inviteCode
         ? h(
@@ -403,14 +452,19 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       match.status === 'IN_PROGRESS' && seated
         ? h(
             'button',
-            { type: 'button', class: 'danger', onclick: () => confirm('Resign this match?') && void command(RESIGN, { id }, 'resignMatch') },
+            {
+              type: 'button',
+              class: 'danger',
+              'data-key': 'resign',
+              onclick: () => confirm('Resign this match?') && void command(RESIGN, { id }, 'resignMatch'),
+            },
             'Resign',
           )
         : null,
       ...rematchActions(),
-      match.status === 'FINISHED' ? h('a', { href: `#/replay/${id}` }, 'Replay move by move') : null,
-      match.status === 'FINISHED' ? h('a', { href: `/matches/${id}/record` }, 'Match record (JSON)') : null,
-      h('a', { href: `/matches/${id}/board.svg` }, 'Board picture (SVG)'),
+      match.status === 'FINISHED' ? h('a', { href: `#/replay/${id}`, 'data-key': 'replay' }, 'Replay move by move') : null,
+      match.status === 'FINISHED' ? h('a', { href: `/matches/${id}/record`, 'data-key': 'record' }, 'Match record (JSON)') : null,
+      h('a', { href: `/matches/${id}/board.svg`, 'data-key': 'board-svg' }, 'Board picture (SVG)'),
     ];
     return h('div', { class: 'actions' }, ...items);
   }
@@ -454,6 +508,7 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   }
 
   function draw(): void {
+    if (left) return;
     const active = document.activeElement as HTMLElement | null;
     const focused = active?.getAttribute('data-key');
     // Focus stays with the match while the player is on it: when a redraw removed the focused
@@ -463,8 +518,10 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
     root.setAttribute('data-version', String(match.version));
     root.setAttribute('data-my-turn', String(isMyTurn(match)));
     root.replaceChildren(
-      h('h1', {}, match.mySeat === null ? 'Watching a match' : 'Your match'),
-      h('p', { class: 'status', role: 'status', 'data-testid': 'status' }, statusText(match)),
+      h('h1', { tabindex: -1, 'data-key': 'title' }, match.mySeat === null ? 'Watching a match' : 'Your match'),
+      // Not a live region: it is rebuilt with every redraw, and what is news is announced (ui.announce).
+      h('p', { class: 'status', 'data-testid': 'status' }, statusText(match)),
+      clockLine() ?? '',
       actions(),
       h(
         'div',
@@ -474,30 +531,57 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
       ),
     );
     // Keep keyboard play going across redraws: the same control, else the hand, from where one
-    // Tab reaches the first playable tile.
+    // Tab reaches the first playable tile, else (watching, or waiting for the start) the title.
     if (keepFocus) {
       const again =
-        (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) || root.querySelector<HTMLElement>('#hand-title');
+        (focused && root.querySelector<HTMLElement>(`[data-key="${focused}"]:not([disabled])`)) ||
+        root.querySelector<HTMLElement>('#hand-title') ||
+        root.querySelector<HTMLElement>('h1');
       again?.focus();
     }
     document.title = isMyTurn(match) ? `Your turn · ${BASE_TITLE}` : BASE_TITLE;
   }
 
+  /** Who must move by when, in a match with a clock; kept current by the ticker below. */
+  function clockLine(): HTMLElement | null {
+    const text = deadlineText(match, Date.now());
+    return text ? h('p', { class: 'deadline', 'data-testid': 'deadline' }, text) : null;
+  }
+  const ticker = setInterval(() => {
+    const line = root.querySelector('.deadline');
+    const text = deadlineText(match, Date.now());
+    if (line && text && line.textContent !== text) line.textContent = text;
+  }, 1000);
+
+  /** What a pushed event tells a player who cannot see the page change (the finish: loadResults). */
+  const eventWords = (m: Match, type: string, seat: number | null, newMoves: Move[]): string | null => {
+    if (type === 'TILE_PLAYED' || type === 'TILE_DRAWN' || type === 'TURN_PASSED') {
+      if (newMoves.length > MOVES_READ_OUT) return `${newMoves.length} moves; the last: ${moveText(m, newMoves[newMoves.length - 1])}`;
+      return newMoves.length ? newMoves.map((x) => moveText(m, x)).join('. ') : null;
+    }
+    if (type === 'MATCH_STARTED') return 'The match has started';
+    if (type === 'PLAYER_JOINED' && seat !== null && seat !== m.mySeat) return `${seatName(m, seat)} joined`;
+    if (type === 'TIMED_OUT' && seat !== null) return `${seatName(m, seat)} ran out of time`;
+    if (type === 'DEADLINE_SOON' && seat !== null && seat === m.mySeat && m.deadline)
+      return `Your time is nearly up: ${durationText(Date.parse(m.deadline) - Date.now())} left`;
+    return null;
+  };
+
   draw();
   void loadResults();
   followOwnMatch();
   let lastMoves = match.currentRound?.moves.length ?? 0;
-  const stop = followMatch(id, await lastMoveSeq(id, match), {
-    match: (m, type) => {
+  let lastRound = match.currentRound?.number ?? 0;
+  const stop = followMatch(id, startSeq, {
+    match: (m, type, seat) => {
       const turnArrived = update(m);
       const moves = m.currentRound?.moves ?? [];
-      const said = [
-        type === 'TILE_PLAYED' && moves.length > lastMoves ? moveText(m, moves[moves.length - 1]) : null,
-        type === 'MATCH_FINISHED' ? statusText(m) : null,
-        turnArrived ? 'Your turn' : null,
-      ].filter((x) => x !== null);
+      const round = m.currentRound?.number ?? 0;
+      const newMoves = round === lastRound ? moves.slice(lastMoves) : [];
+      const said = [eventWords(m, type, seat, newMoves), turnArrived ? 'Your turn' : null].filter((x) => x !== null);
       if (said.length) ui.announce(`${said.join('. ')}.`);
       lastMoves = moves.length;
+      lastRound = round;
     },
     reconnected: () => {
       ui.clearConnectionError();
@@ -508,6 +592,8 @@ export async function matchPage(id: string, ui: Ui): Promise<{ element: HTMLElem
   return {
     element: root,
     leave: () => {
+      left = true;
+      clearInterval(ticker);
       document.title = BASE_TITLE;
       stop();
       stopMine?.();

@@ -39,6 +39,31 @@ export function statusText(m: Match): string {
   return m.turn === m.mySeat ? 'Your turn' : `To move: ${seatName(m, m.turn)}`;
 }
 
+/** A time left in words ("2 d 3 h", "1 h 5 min", "4 min", "40 s"): rounded up, so it never says 0 too early. */
+export function durationText(ms: number): string {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.ceil(s / 60)} min`;
+  const d = Math.floor(s / 86_400);
+  const h = Math.floor((s % 86_400) / 3600);
+  return d > 0 ? `${d} d ${h} h` : `${h} h ${Math.floor((s % 3600) / 60)} min`;
+}
+
+/**
+ * The turn's clock, for a match with one: who must move by when, and what happens then. Null
+ * without a deadline (no clock, a bot to move, or the match not in play).
+ */
+export function deadlineText(m: Pick<Match, 'seats' | 'mySeat' | 'turn' | 'deadline' | 'clock'>, now: number): string | null {
+  if (!m.deadline || m.turn === null || !m.clock) return null;
+  const at = Date.parse(m.deadline);
+  const until = new Date(at).toLocaleString(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+  const left = at > now ? `${durationText(at - now)} left (until ${until})` : 'time is up';
+  const mine = m.turn === m.mySeat;
+  const then = m.clock.onTimeout === 'FORFEIT' ? `${mine ? 'your' : 'their'} side loses the match` : `a bot moves for ${mine ? 'you' : 'them'}`;
+  const who = mine ? 'Your time to move' : `${seatName(m, m.turn)}'s time to move`;
+  return `${who}: ${left}. When it runs out, ${then}.`;
+}
+
 export function sideName(m: SeatsOf, seats: number[]): string {
   return seats.map((s) => seatName(m, s)).join(' & ');
 }

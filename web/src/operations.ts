@@ -1,7 +1,8 @@
 /** The GraphQL documents this client sends: the public API, nothing else. */
 
 export const MATCH_FIELDS = `
-  id status version turn mySeat canDraw createdAt private inviteCode
+  id status version turn mySeat canDraw createdAt private inviteCode deadline
+  clock { kind onTimeout forfeitAfter }
   rules { targetScore handSize spinner spinnerEndsCount voluntaryDraw reserve firstLeader leadRule dominoRounding blockedBonus playOut scoring }
   seats { index team isBot handCount player { id name } }
   teams { index score seats }
@@ -33,7 +34,7 @@ export const LEAVE = `mutation Leave($id: ID!) { leaveMatch(matchId: $id) { ${MA
 export const RESIGN = `mutation Resign($id: ID!) { resignMatch(matchId: $id) { ${MATCH_FIELDS} } }`;
 export const PLAY = `mutation Play($input: PlayTileInput!) { playTile(input: $input) { ${MATCH_FIELDS} } }`;
 export const DRAW = `mutation Draw($input: TurnInput!) { drawTile(input: $input) { ${MATCH_FIELDS} } }`;
-export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type match { ${MATCH_FIELDS} } } }`;
+export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type seat match { ${MATCH_FIELDS} } } }`;
 export const MY_TURNS = `subscription MyTurns { myTurns { ${MATCH_FIELDS} } }`;
 export const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number status moves { seat points } result { end awarded hands { seat tiles { high low } } } } } }`;
 export const ROUNDS = `query Rounds($id: ID!) { match(id: $id) { id status rules { spinner } seats { index isBot player { name } } teams { index score seats } winner { index }

@@ -101,7 +101,7 @@ export async function replayPage(id: string, ui: Ui): Promise<HTMLElement> {
   return h(
     'div',
     { class: 'replay' },
-    h('h1', {}, 'Replay'),
+    h('h1', { tabindex: -1 }, 'Replay'),
     h(
       'p',
       {},

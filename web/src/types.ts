@@ -42,6 +42,9 @@ export interface Match {
   private: boolean;
   /** Shown to the match's own players only (null for everyone else). */
   inviteCode: string | null;
+  /** When the seat to move runs out of time (ISO 8601); null without a clock, or for a bot to move. */
+  deadline: string | null;
+  clock: { kind: 'PER_MOVE' | 'BANK'; onTimeout: 'BOT_PLAYS' | 'FORFEIT'; forfeitAfter: number } | null;
   rules: Record<string, string | number | boolean> & { spinner: 'FIRST_DOUBLE' | 'NONE'; targetScore: number };
   seats: Seat[];
   teams: Team[];

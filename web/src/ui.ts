@@ -54,16 +54,35 @@ export function createUi(render: () => void): Ui {
       const live = document.getElementById('announcer');
       if (live) live.textContent = message;
     },
-    async run(action) {
-      try {
-        ui.showError(null);
-        await action();
-        return true;
-      } catch (e) {
-        ui.showError(errorText(e), isConnectionError(e) ? 'connection' : undefined);
-        return false;
-      }
-    },
+    run: (action) => runShowingErrors(ui, action),
   };
   return ui;
+}
+
+async function runShowingErrors(ui: Ui, action: () => Promise<void>): Promise<boolean> {
+  try {
+    ui.showError(null);
+    await action();
+    return true;
+  } catch (e) {
+    ui.showError(errorText(e), isConnectionError(e) ? 'connection' : undefined);
+    return false;
+  }
+}
+
+/**
+ * The same Ui for one page, silent once `shown()` is false: an answer that arrives after the
+ * player went to another page (a move's, a round's results) neither navigates, nor speaks, nor
+ * puts its error on the page that is shown now.
+ */
+export function whileShown(ui: Ui, shown: () => boolean): Ui {
+  const scoped: Ui = {
+    ...ui,
+    go: (hash) => void (shown() && ui.go(hash)),
+    showError: (message, kind) => void (shown() && ui.showError(message, kind)),
+    clearConnectionError: () => void (shown() && ui.clearConnectionError()),
+    announce: (message) => void (shown() && ui.announce(message)),
+    run: (action) => runShowingErrors(scoped, action),
+  };
+  return scoped;
 }
