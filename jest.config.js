@@ -13,6 +13,10 @@ const common = {
 };
 
 export default {
+  // Every suite re-imports the app into a fresh module registry, and not all of it is freed: in one
+  // process the whole run grew past Node's heap limit. A worker (not the runner's own process, as
+  // with one worker otherwise) is replaced after a suite that leaves it above this.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     // 30 s, not Jest's 5 s: the suites share one worker with the e2e suites' servers on a small
     // machine, and a spec with real timers or a worker thread must not fail for being slowed.

@@ -81,7 +81,7 @@ describeInBrowser('web client in Chromium', () => {
         () => {
           const root = document.querySelector('.match');
           if (root?.getAttribute('data-status') === 'FINISHED') return 'finished';
-          const offered = document.querySelector('.hand-tile.legal:not([aria-disabled=true]), .draw:not([disabled])');
+          const offered = document.querySelector('.hand-tile.legal:not([aria-disabled=true]), .draw:not([aria-disabled=true])');
           return root?.getAttribute('data-my-turn') === 'true' && offered ? 'turn' : null;
         },
         undefined,
@@ -107,7 +107,7 @@ describeInBrowser('web client in Chromium', () => {
       await press('.hand-tile.legal:not([aria-disabled=true])');
       if ((await page.locator('.end-choice').count()) > 0) await press('.end-choice');
     } else {
-      await press('.draw:not([disabled])');
+      await press('.draw:not([aria-disabled=true])');
     }
     await page.waitForFunction((v) => document.querySelector('.match')?.getAttribute('data-version') !== v, version);
     expect(await page.locator('#error').isHidden()).toBe(true);

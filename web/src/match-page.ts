@@ -283,7 +283,8 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
               type: 'button',
               class: 'draw',
               'data-key': 'draw',
-              disabled: busy,
+              // Not disabled while a move is under way: focus stays on it for the next draw.
+              'aria-disabled': String(busy),
               onclick: () => void command(DRAW, { input: { matchId: id, expectedVersion: match.version, clientMoveId: moveId() } }, 'drawTile'),
             },
             'Draw a tile',
@@ -309,7 +310,7 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
       ...endsFor(match, tile).map((end) =>
         h(
           'button',
-          { type: 'button', class: 'end-choice', 'data-key': `end-${end}`, disabled: busy, onclick: () => busy || void play(tile, end) },
+          { type: 'button', class: 'end-choice', 'data-key': `end-${end}`, onclick: () => busy || void play(tile, end) },
           `${(end ?? 'lead').toLowerCase()} end (${match.currentRound?.board.openEnds.find((e) => e.end === end)?.pips ?? ''})`,
         ),
       ),
