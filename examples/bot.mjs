@@ -85,7 +85,7 @@ async function main() {
   const matchId = createMatch.id;
   console.log(JSON.stringify({ created: matchId }));
 
-  let known = 0; // the newest version this bot has seen: older pushes are stale
+  let done = 0; // the newest version this bot moved on and had its move answered: pushes up to it are stale
   let final = null;
   for await (const result of turns) {
     if (result.errors) throw new Error(JSON.stringify(result.errors));
@@ -95,17 +95,17 @@ async function main() {
       final = match; // the match ended: pushed once, whoever ended it
       break;
     }
-    if (match.version <= known) continue; // an answer already acted on is newer
-    known = match.version;
+    if (match.version <= done) continue; // already moved on this version or a newer one
     // Our turn: act from each answer while it stays ours (a draw keeps the turn and is not pushed).
     while (match.status === 'IN_PROGRESS' && match.turn === match.mySeat) {
       try {
-        match = await takeTurn(match, token);
+        const answer = await takeTurn(match, token);
+        done = match.version; // only now: the move made on this version was answered
+        match = answer;
       } catch (e) {
         if (e.code !== 'STALE_VERSION') throw e;
         match = (await gql(READ, { id: matchId }, token)).match; // decide again on the current state
       }
-      known = Math.max(known, match.version);
       console.log(JSON.stringify({ version: match.version, turn: match.turn }));
     }
     if (match.status !== 'IN_PROGRESS') {
