@@ -1,5 +1,6 @@
 import { PrismaService } from '../src/database/prisma.service.js';
 import { verifyRecord } from '../src/history/verify-record.js';
+import { newInviteCode } from '../src/matches/match-settings.js';
 import { startTestApp, type TestApp } from './support/app.js';
 import { driveMatch, viewOf } from './support/driver.js';
 import { M_CREATE, M_JOIN, type MatchT } from './support/fragments.js';
@@ -98,6 +99,18 @@ describe('finding opponents', () => {
     const code = (await ann.request<{ match: { inviteCode: string } }>(Q_INVITE, { id: createMatch.id })).match.inviteCode;
     const joined = (await bob.request<{ joinMatchByInvite: { status: string; mySeat: number } }>(M_INVITE, { code })).joinMatchByInvite;
     expect(joined).toMatchObject({ status: 'WAITING', mySeat: 1 });
+  });
+
+  it('an invite code typed with look-alikes joins: O is read as 0, I and L as 1 (Crockford base32)', async () => {
+    const ann = await app.player();
+    const bob = await app.player();
+    const { createMatch } = await ann.request<{ createMatch: { id: string } }>(M_CREATE, { input: { seats: 2, private: true } });
+    // Codes are random: this one is given a 0 and two 1s to type as letters.
+    const code = `011${newInviteCode().slice(3)}`;
+    await app.server.app.get(PrismaService).match.update({ where: { id: createMatch.id }, data: { inviteCode: code } });
+    const joined = (await bob.request<{ joinMatchByInvite: { id: string; mySeat: number } }>(M_INVITE, { code: `oIl-${code.slice(3)}` }))
+      .joinMatchByInvite;
+    expect(joined).toMatchObject({ id: createMatch.id, mySeat: 1 });
   });
 
   it('partners choose their seats: a friend sits opposite the creator, a stranger asking for a taken seat is told the free ones', async () => {

@@ -149,6 +149,17 @@ describe('private matches and invite codes', () => {
     for (const c of codes) expect(c).toMatch(/^[0-9A-HJKMNP-TV-Z]{16}$/);
     expect(normalizeInviteCode('abcd-efgh 1234')).toBe('ABCDEFGH1234');
   });
+
+  it('codes: the letters base32 leaves out read as the digits they look like (O as 0, I and L as 1), in either case', () => {
+    expect(normalizeInviteCode('O1IL-oil')).toBe('0111011');
+    expect(normalizeInviteCode('4k0q-m2lz')).toBe('4K0QM21Z');
+    // U, also left out, looks like no digit: it stays, and no code matches it.
+    expect(normalizeInviteCode('u')).toBe('U');
+    // Every code read back as typed, and every look-alike of one, is the code.
+    const code = newInviteCode();
+    expect(normalizeInviteCode(code)).toBe(code);
+    expect(normalizeInviteCode(code.replace(/0/g, 'o').replace(/1/g, 'l'))).toBe(code);
+  });
 });
 
 describe('decideExpiry', () => {

@@ -96,9 +96,14 @@ export function newInviteCode(): string {
   return out;
 }
 
-/** An invite code as a person may type it: case and separators do not matter. */
+/**
+ * An invite code as a person may type it: case and separators do not matter, and the letters
+ * Crockford base32 leaves out read as the digits they look like, as its decoding reads them: O as
+ * 0, I and L as 1. No stored code holds those letters: new ones are written in BASE32, and those
+ * given to matches stored before it are hexadecimal.
+ */
 export function normalizeInviteCode(code: string): string {
-  return code.toUpperCase().replace(/[\s-]/g, '');
+  return code.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
 }
 
 /**
