@@ -6,7 +6,7 @@
 //   GRAPHQL_URL=http://host:3000/graphql TARGET_SCORE=100 node examples/bot.mjs
 //
 // Needs `graphql-ws` and `ws` (Node 20 has no WebSocket global); both are dependencies of this
-// repository. Prints one JSON line per match event it acts on, then the result; exits 0 when the
+// repository. Prints one JSON line per answer to a move, then the result; exits 0 when the
 // match finished, 1 on an error.
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'graphql-ws';
