@@ -20,8 +20,8 @@ interface LiveHandlers<T> {
  * up on 4500 (a failure on the server) and 4429 (connecting too often), where the server says to
  * come back later (docs/errors.md), and on an `error` message for the subscription (RATE_LIMITED,
  * INTERNAL_SERVER_ERROR): the subscription is then sent again after a wait, with the payload as it
- * is by then (for a match's feed, a catch-up from the last event seen). A close the server means for good (a refused token: api.ts, TERMINAL)
- * is shown by the connection indicator, not here.
+ * is by then (for a match's feed, a catch-up from the last event seen). A close the server means
+ * for good (a refused token: api.ts, TERMINAL) is shown by the connection indicator, not here.
  */
 function subscribeLive<T>(payload: { query: string; variables?: Record<string, unknown> }, on: LiveHandlers<T>): () => void {
   let stopped = false;

@@ -19,7 +19,7 @@ import { createUi } from './ui.js';
 let leave: (() => void) | null = null;
 let generation = 0;
 /** Pages shown so far: the first is where the browser put focus itself. */
-let shown = 0;
+let pagesShown = 0;
 
 /** The player the header shows: another tab's change of token is told apart from a change of player. */
 let shownPlayer: string | null = null;
@@ -77,7 +77,7 @@ async function render(): Promise<void> {
     app.replaceChildren(page);
     // A new page (a link, a form that led here, a sign-in) starts at its title, as a page load
     // does: the control that had focus is gone, and focus would fall to <body>.
-    if (shown++ > 0) page.querySelector<HTMLElement>('h1')?.focus();
+    if (pagesShown++ > 0) page.querySelector<HTMLElement>('h1')?.focus();
   } catch (e) {
     if (mine !== generation) return;
     renderWho(); // the page may have found the saved token refused
