@@ -19,6 +19,15 @@ describe('shared validators', () => {
     ['b\ufeffom', 'a byte-order mark'],
     ['\ud800', 'a lone surrogate'],
     ['\ue000', 'a private-use character'],
+    ['a\u2028b', 'a line separator'],
+    ['a\u2029b', 'a paragraph separator'],
+    ['\u3164', 'the Hangul filler (a letter that draws nothing)'],
+    ['Ann\uffa0', 'the halfwidth Hangul filler'],
+    ['x\u034fy', 'the combining grapheme joiner'],
+    ['\u2800', 'the blank braille pattern alone'],
+    ['\u200d\u200d\u200d', 'joiners alone'],
+    ['\ufe0f', 'a variation selector alone'],
+    ['\u0301\u0316', 'combining marks alone'],
     ['', 'nothing'],
     ['   ', 'only spaces'],
     ['x'.repeat(41), '41 characters'],
@@ -35,6 +44,8 @@ describe('shared validators', () => {
     expect(playerName('  Zoe\u0301 ')).toBe('Zo\u00e9');
     expect(playerName('🀄'.repeat(40))).toBe('🀄'.repeat(40));
     expect(playerName('👩‍👩‍👧')).toBe('👩‍👩‍👧');
+    // What the invisible-character rules must leave alone: a variation selector, ZWNJ in Persian, Devanagari's marks.
+    for (const name of ['❤️', 'می‌خواهم', 'नमस्ते', '!!!', 'a\u2800b']) expect(playerName(name)).toBe(name);
   });
 
   it('takes a clientMoveId as sent, refusing controls and lengths outside 1..100', () => {

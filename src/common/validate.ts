@@ -12,16 +12,24 @@ export const INT32_MAX = 2 ** 31 - 1;
 
 /**
  * Code points no human-readable text needs: controls (NUL included, which PostgreSQL cannot
- * store), lone surrogates, private use, and invisible format characters (bidirectional
- * overrides, zero-width spaces, BOM) that let one name pass for another. ZWNJ and ZWJ stay: some
- * scripts and emoji sequences need them.
+ * store), lone surrogates, private use, line and paragraph separators (a name is one line), and
+ * invisible characters that let one name pass for another: format characters (bidirectional
+ * overrides, zero-width spaces, BOM) and the rest of Unicode's default-ignorables, which draw
+ * nothing though some are filed as letters (the Hangul fillers). ZWNJ, ZWJ and the variation
+ * selectors stay: some scripts and emoji sequences need them.
  */
-const FORBIDDEN = /[\p{Cc}\p{Cs}\p{Co}]|(?![\u200c\u200d])\p{Cf}/u;
+const FORBIDDEN = /[\p{Cc}\p{Cs}\p{Co}\p{Zl}\p{Zp}]|(?!\u200c|\u200d|\p{Variation_Selector})[\p{Cf}\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * A character a reader sees: a letter, digit, punctuation or symbol, except the blank braille
+ * pattern (a symbol that draws nothing). Marks, joiners and selectors only change the one before.
+ */
+const VISIBLE = /(?!\u2800)[\p{L}\p{N}\p{P}\p{S}]/u;
 
 function text(value: string, field: string, max: number): string {
   const length = [...value].length;
   if (length === 0 || length > max) throw new ApiError('BAD_USER_INPUT', `${field} must be 1 to ${max} characters`);
-  if (FORBIDDEN.test(value)) throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible formatting characters`);
+  if (FORBIDDEN.test(value)) throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible characters`);
   return value;
 }
 
@@ -32,10 +40,15 @@ function text(value: string, field: string, max: number): string {
  */
 const MAX_NAME_UNITS = 1_000;
 
-/** A display name: NFC, trimmed, then 1–40 characters (code points), no control or format characters. Not unique. */
+/**
+ * A display name: NFC, trimmed, then 1–40 characters (code points), no control or invisible
+ * characters, and at least one a reader sees (a name of spaces and marks shows as a blank). Not unique.
+ */
 export function playerName(raw: string): string {
   if (raw.length > MAX_NAME_UNITS) throw new ApiError('BAD_USER_INPUT', `name must be 1 to ${MAX_NAME} characters`);
-  return text(raw.normalize('NFC').trim(), 'name', MAX_NAME);
+  const name = text(raw.normalize('NFC').trim(), 'name', MAX_NAME);
+  if (!VISIBLE.test(name)) throw new ApiError('BAD_USER_INPUT', 'name must show at least one letter, digit, punctuation mark or symbol');
+  return name;
 }
 
 /** An idempotency key, compared as sent: 1–100 characters, no control or format characters. */

@@ -12,7 +12,10 @@ export class PlayersResolver {
   @Mutation(() => PlayerSession, { description: 'Creates a player and returns its bearer token (shown once).' })
   @RateLimited('register', 'address')
   registerPlayer(
-    @Args('name', { description: '1 to 40 characters after trimming; no control or invisible formatting characters. Names need not be unique.' })
+    @Args('name', {
+      description:
+        '1 to 40 characters after trimming; no control or invisible characters, and at least one that shows (a letter, digit, punctuation mark or symbol). Names need not be unique.',
+    })
     name: string,
   ): Promise<PlayerSession> {
     return this.players.register(name);
