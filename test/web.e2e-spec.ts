@@ -38,16 +38,17 @@ describeInBrowser('web client in Chromium', () => {
     await app?.close();
   });
 
-  async function open(path: string, before?: (w: WatchedPage) => Promise<void>): Promise<WatchedPage> {
+  /** `base`: another server's address than the suite's (a test that needs other settings starts one). */
+  async function open(path: string, before?: (w: WatchedPage) => Promise<void>, base = app.url): Promise<WatchedPage> {
     const w = await watchedPage(browser);
     await before?.(w);
-    await w.page.goto(`${app.url}${path}`);
+    await w.page.goto(`${base}${path}`);
     return w;
   }
 
   /** `expected`: console errors the test provoked on purpose (the browser logs a refused request). */
-  function expectClean(w: WatchedPage, expected: RegExp[] = []): void {
-    expect(foreignRequests(w, app.url)).toEqual([]);
+  function expectClean(w: WatchedPage, expected: RegExp[] = [], base = app.url): void {
+    expect(foreignRequests(w, base)).toEqual([]);
     expect(w.requests.length).toBeGreaterThan(0);
     expect(w.consoleErrors.filter((e) => !expected.some((re) => re.test(e)))).toEqual([]);
   }
@@ -118,8 +119,8 @@ describeInBrowser('web client in Chromium', () => {
   }
 
   /** A page of this browser signed in as `client`, as if it had registered there: its token saved. */
-  async function openAs(client: GqlClient, path = '/', before?: (w: WatchedPage) => Promise<void>): Promise<WatchedPage> {
-    const w = await open(path, before);
+  async function openAs(client: GqlClient, path = '/', before?: (w: WatchedPage) => Promise<void>, base = app.url): Promise<WatchedPage> {
+    const w = await open(path, before, base);
     await w.page.evaluate(
       ([token, player]) => {
         localStorage.setItem('straight-dominoes.token', token);
@@ -769,7 +770,7 @@ describeInBrowser('web client in Chromium', () => {
     const ada = await app.player('Ada');
     const w = await openAs(ada);
     await w.page.getByLabel('Seat 2', { exact: true }).check();
-    await w.page.getByLabel('Time per move').selectOption({ label: '1 day' });
+    await w.page.getByLabel('Clock').selectOption({ label: '1 day' });
     await w.page.getByRole('button', { name: 'Create match' }).click();
     await w.page.waitForURL(/#\/match\/[0-9a-f-]+$/);
     const id = w.page.url().split('/').pop() as string;
@@ -784,6 +785,79 @@ describeInBrowser('web client in Chromium', () => {
       /^Your time to move: (23 h 59 min|1 d 0 h) left \(until .+\)\. When it runs out, a bot moves for you\.$/,
     );
     expectClean(w);
+  });
+
+  it('creates a match with a time bank whose timeout loses, and shows each seat its bank', async () => {
+    const ada = await app.player('Ada');
+    const w = await openAs(ada);
+    const onTimeout = w.page.getByLabel('When time runs out');
+    expect(await onTimeout.isDisabled()).toBe(true); // no clock yet: nobody runs out of time
+    await w.page.getByLabel('Seat 2', { exact: true }).check();
+    await w.page.getByLabel('Clock').selectOption({ label: '15 minutes + 10 seconds a move' });
+    await onTimeout.selectOption({ label: 'Their side loses' });
+    expect(await w.page.locator('#create-timeout-help').textContent()).toBe('When a player runs out of time, their side loses the match at once.');
+    await w.page.getByRole('button', { name: 'Create match' }).click();
+    await w.page.waitForURL(/#\/match\/[0-9a-f-]+$/);
+    const id = w.page.url().split('/').pop() as string;
+    const { match } = await ada.request<{ match: { clock: Record<string, unknown> } }>(
+      'query($id: ID!) { match(id: $id) { clock { kind bankSeconds incrementSeconds maxBankSeconds onTimeout forfeitAfter } } }',
+      { id },
+    );
+    expect(match.clock).toEqual({ kind: 'BANK', bankSeconds: 900, incrementSeconds: 10, maxBankSeconds: 900, onTimeout: 'FORFEIT', forfeitAfter: 0 });
+    expect(await turnOrEnd(w.page)).toBe('turn');
+    expect(await w.page.getByTestId('deadline').textContent()).toMatch(
+      /^Your time to move: 1[45] min left \(until .+\)\. When it runs out, your side loses the match\.$/,
+    );
+    // Each side's bank beside its score (the bot's too: it moves at once, so its bank stays full).
+    expect(await w.page.getByRole('columnheader', { name: 'Time bank' }).count()).toBe(1);
+    expect(await w.page.locator('.bank').allTextContents()).toEqual([expect.stringMatching(/^1[45] min$/), expect.stringMatching(/^1[45] min$/)]);
+    expectClean(w);
+  });
+
+  it('counts down the bank of the seat to move, and warns of the timeouts in a row that lose', async () => {
+    // Clocks of seconds, swept often: the server times the turns out while the test watches.
+    const quick = await startTestApp({ CLOCK_MIN_SECONDS: '1', SWEEP_INTERVAL_MS: '100' });
+    try {
+      const [ada, bob] = [await quick.player('Ada'), await quick.player('Bob')];
+      // A turn that times out leaves 10 s (the increment) for the seat's next: DEADLINE_SOON only 8 s into
+      // it, so the page changing before then is its own ticker's doing.
+      const clock = { kind: 'BANK', bankSeconds: 4, incrementSeconds: 10, maxBankSeconds: 10, forfeitAfter: 3 };
+      const { createMatch } = await ada.request<{ createMatch: { id: string } }>(
+        'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }',
+        { input: { seats: 2, clock } },
+      );
+      await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id: createMatch.id });
+      const w = await openAs(ada, `/#/match/${createMatch.id}`, undefined, quick.url);
+      const deadline = w.page.getByTestId('deadline');
+      await deadline.waitFor();
+      expect(await deadline.textContent()).not.toContain('timeouts in a row');
+      // Nobody moves: the bot moves for each in turn, and the next turn tells the player to move how close the side is to losing.
+      await w.page.waitForFunction(
+        () => /timeouts in a row: 1 of 3; at 3 the side loses the match\.$/.test(document.querySelector('[data-testid=deadline]')?.textContent ?? ''),
+        undefined,
+        {
+          timeout: 20_000,
+        },
+      );
+      // The mover's bank runs down on the page, a second at a time, to what the deadline leaves.
+      const mover = await w.page.locator('.match').evaluate(() => {
+        const turn = document.querySelector('.to-move .bank') as HTMLElement;
+        return { seat: turn.dataset.seat as string, text: turn.textContent };
+      });
+      expect(mover.text).toMatch(/^(10|[6-9]) s$/);
+      await w.page.waitForFunction(
+        ({ seat, text }) => {
+          // Still this seat's turn, and less left: the ticker, not a new turn's bank.
+          const now = document.querySelector(`.to-move .bank[data-seat="${seat}"]`)?.textContent ?? '';
+          return /^\d+ s$/.test(now) && parseInt(now) < parseInt(text);
+        },
+        mover,
+        { timeout: 4_000 },
+      );
+      expectClean(w, [], quick.url);
+    } finally {
+      await quick.close();
+    }
   });
 
   it('subscribes again when the server refuses a subscription for now (RATE_LIMITED), and misses no move', async () => {

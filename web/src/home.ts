@@ -177,13 +177,42 @@ const STRATEGIES: [string, string, string][] = [
   ['EXPERT', 'Expert', 'Searches many possible deals and plays each move out: the strongest.'],
 ];
 
-/** The clocks this page offers (createMatch takes any): none, or a time per move, in seconds. */
-const CLOCKS: [number | null, string][] = [
-  [null, 'No clock'],
-  [300, '5 minutes'],
-  [3600, '1 hour'],
-  [86_400, '1 day'],
-  [3 * 86_400, '3 days'],
+/** A clock as createMatch takes it (null: none). */
+type ClockChoice =
+  { kind: 'PER_MOVE'; moveSeconds: number } | { kind: 'BANK'; bankSeconds: number; incrementSeconds: number; maxBankSeconds: number } | null;
+
+const DAY = 86_400;
+/**
+ * The clocks this page offers (createMatch takes any within its bounds): a time for each move, or
+ * a bank for the whole match that each move adds to (Fischer), capped so a slow match cannot
+ * hoard weeks. Labels are the option texts; keys name them in the select's values.
+ */
+const CLOCKS: { group: string | null; options: [key: string, label: string, clock: ClockChoice][] }[] = [
+  { group: null, options: [['none', 'No clock', null]] },
+  {
+    group: 'Time per move',
+    options: [
+      ['move-5m', '5 minutes', { kind: 'PER_MOVE', moveSeconds: 300 }],
+      ['move-1h', '1 hour', { kind: 'PER_MOVE', moveSeconds: 3600 }],
+      ['move-1d', '1 day', { kind: 'PER_MOVE', moveSeconds: DAY }],
+      ['move-3d', '3 days', { kind: 'PER_MOVE', moveSeconds: 3 * DAY }],
+    ],
+  },
+  {
+    group: 'Time bank for the match, plus some per move',
+    options: [
+      ['bank-15m', '15 minutes + 10 seconds a move', { kind: 'BANK', bankSeconds: 900, incrementSeconds: 10, maxBankSeconds: 900 }],
+      ['bank-1h', '1 hour + 1 minute a move', { kind: 'BANK', bankSeconds: 3600, incrementSeconds: 60, maxBankSeconds: 3600 }],
+      ['bank-3d', '3 days + 1 day a move (at most 7 days)', { kind: 'BANK', bankSeconds: 3 * DAY, incrementSeconds: DAY, maxBankSeconds: 7 * DAY }],
+    ],
+  },
+];
+const clockOf = (key: string): ClockChoice => CLOCKS.flatMap((g) => g.options).find(([k]) => k === key)?.[2] ?? null;
+
+/** What happens when a player's time runs out: the server's two policies, in words. */
+const ON_TIMEOUT: [value: 'BOT_PLAYS' | 'FORFEIT', label: string, help: string][] = [
+  ['BOT_PLAYS', 'A bot moves for them', 'When a player runs out of time, a bot moves for them; three times in a row loses the match.'],
+  ['FORFEIT', 'Their side loses', 'When a player runs out of time, their side loses the match at once.'],
 ];
 
 function field(id: string, label: string, control: HTMLElement): HTMLElement {
@@ -194,6 +223,12 @@ function field(id: string, label: string, control: HTMLElement): HTMLElement {
     h('label', { for: id }, label),
     control,
   );
+}
+
+/** createMatch's clock input: the chosen clock with the chosen policy (BOT_PLAYS is the server's default). */
+function clockInput(choice: ClockChoice, onTimeout: string): Record<string, string | number> | null {
+  if (!choice) return null;
+  return onTimeout === 'FORFEIT' ? { ...choice, onTimeout } : choice;
 }
 
 function createForm(ui: Ui): HTMLElement {
@@ -219,13 +254,27 @@ function createForm(ui: Ui): HTMLElement {
   const strategyHelp = h('p', { id: 'create-strategy-help', class: 'help' });
   const clock = h(
     'select',
-    { 'aria-describedby': 'create-clock-help' },
-    ...CLOCKS.map(([seconds, label]) => h('option', { value: seconds === null ? '' : String(seconds), selected: seconds === null }, label)),
+    {},
+    ...CLOCKS.map(({ group, options }) => {
+      const items = options.map(([key, label]) => h('option', { value: key, selected: key === 'none' }, label));
+      return group ? h('optgroup', { label: group }, ...items) : items;
+    }),
   );
+  const onTimeout = h(
+    'select',
+    { 'aria-describedby': 'create-timeout-help', disabled: true },
+    ...ON_TIMEOUT.map(([value, label]) => h('option', { value }, label)),
+  );
+  const timeoutHelp = h('p', { id: 'create-timeout-help', class: 'help' });
   const describe = (): void => {
     strategyHelp.textContent = STRATEGIES.find(([v]) => v === strategy.value)?.[2] ?? '';
+    // Without a clock nobody runs out of time: the policy is moot, and says so.
+    onTimeout.disabled = clock.value === 'none';
+    timeoutHelp.textContent = onTimeout.disabled
+      ? 'No clock: players take as long as they like.'
+      : (ON_TIMEOUT.find(([v]) => v === onTimeout.value)?.[2] ?? '');
   };
-  strategy.addEventListener('change', describe);
+  for (const control of [strategy, clock, onTimeout]) control.addEventListener('change', describe);
   describe();
   const rules = RULES.map(([key, label, kind, value]) => {
     const control =
@@ -251,16 +300,8 @@ function createForm(ui: Ui): HTMLElement {
         ...botSeats.map(({ seat, box }) => field(`create-bot-seat-${seat}`, `Seat ${seat}`, box)),
       ),
       h('div', {}, field('create-strategy', 'Bot strategy', strategy), strategyHelp),
-      h(
-        'div',
-        {},
-        field('create-clock', 'Time per move', clock),
-        h(
-          'p',
-          { id: 'create-clock-help', class: 'help' },
-          'When a player runs out of it, a bot moves for them; three times in a row loses the match.',
-        ),
-      ),
+      field('create-clock', 'Clock', clock),
+      h('div', {}, field('create-timeout', 'When time runs out', onTimeout), timeoutHelp),
       field('create-partnerships', 'Partnerships (4 seats)', partnerships),
       field('create-private', 'Private: joined only with its invite code', privateMatch),
     ),
@@ -282,7 +323,7 @@ function createForm(ui: Ui): HTMLElement {
       private: privateMatch.checked,
       botStrategy: strategy.value,
       rules: ruleInput,
-      clock: clock.value === '' ? null : { kind: 'PER_MOVE', moveSeconds: Number(clock.value) },
+      clock: clockInput(clockOf(clock.value), onTimeout.value),
     };
     // The match's id and deal are announced before this page's seed is sent, then checked.
     const announced = (await gql<{ me: { nextMatch: NextMatch | null } | null }>(NEXT_MATCH)).me?.nextMatch ?? null;

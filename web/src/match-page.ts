@@ -4,6 +4,7 @@ import { gql, ServerError, session } from './api.js';
 import { h, svgFragment } from './dom.js';
 import { followMatch, followMyMatch } from './feed.js';
 import {
+  bankText,
   boardSummary,
   deadlineText,
   durationText,
@@ -349,7 +350,12 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
     );
   }
 
+  /** A seat's time bank, kept current by the ticker below while the seat is to move. */
+  const bankCell = (seat: number): HTMLElement => h('span', { class: 'bank', 'data-seat': seat }, bankText(match, seat, Date.now()) ?? '');
+
   function scoresSection(): HTMLElement {
+    // A BANK clock's time is the match's, not the turn's: each seat's bank stands beside its score.
+    const banks = match.clock?.kind === 'BANK' && match.status === 'IN_PROGRESS';
     return h(
       'section',
       { class: 'card', 'aria-labelledby': 'scores-title' },
@@ -360,7 +366,14 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
         h(
           'thead',
           {},
-          h('tr', {}, h('th', { scope: 'col' }, 'Side'), h('th', { scope: 'col' }, 'Tiles in hand'), h('th', { scope: 'col' }, 'Score')),
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Side'),
+            h('th', { scope: 'col' }, 'Tiles in hand'),
+            banks ? h('th', { scope: 'col' }, 'Time bank') : null,
+            h('th', { scope: 'col' }, 'Score'),
+          ),
         ),
         h(
           'tbody',
@@ -371,6 +384,7 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
               { class: t.seats.includes(match.turn ?? -1) ? 'to-move' : '' },
               h('td', {}, sideName(match, t.seats)),
               h('td', {}, t.seats.map((s) => match.seats[s].handCount).join(' & ')),
+              banks ? h('td', {}, ...t.seats.flatMap((s, i) => [i > 0 ? ' & ' : '', bankCell(s)])) : null,
               h('td', { class: 'score', 'data-team': t.index }, String(t.score)),
             ),
           ),
@@ -552,6 +566,9 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
     const line = root.querySelector('.deadline');
     const text = deadlineText(match, Date.now());
     if (line && text && line.textContent !== text) line.textContent = text;
+    const bank = match.turn === null ? null : root.querySelector(`.bank[data-seat="${match.turn}"]`);
+    const left = match.turn === null ? null : bankText(match, match.turn, Date.now());
+    if (bank && left && bank.textContent !== left) bank.textContent = left;
   }, 1000);
 
   /** What a pushed event tells a player who cannot see the page change (the finish: loadResults). */

@@ -61,7 +61,30 @@ export function deadlineText(m: Pick<Match, 'seats' | 'mySeat' | 'turn' | 'deadl
   const mine = m.turn === m.mySeat;
   const then = m.clock.onTimeout === 'FORFEIT' ? `${mine ? 'your' : 'their'} side loses the match` : `a bot moves for ${mine ? 'you' : 'them'}`;
   const who = mine ? 'Your time to move' : `${seatName(m, m.turn)}'s time to move`;
-  return `${who}: ${left}. When it runs out, ${then}.`;
+  return `${who}: ${left}. When it runs out, ${then}.${timeoutsText(m, m.turn)}`;
+}
+
+/**
+ * How close the seat to move is to losing on time when a bot has already moved for it: the
+ * timeouts in a row so far against the match's limit (nothing before the first, or with no limit).
+ */
+function timeoutsText(m: Pick<Match, 'seats' | 'mySeat' | 'clock'>, seat: number): string {
+  const n = m.seats[seat]?.timeouts ?? 0;
+  const limit = m.clock?.onTimeout === 'BOT_PLAYS' ? m.clock.forfeitAfter : 0;
+  if (n === 0 || limit === 0) return '';
+  const whose = seat === m.mySeat ? 'Your' : 'Their';
+  return ` ${whose} timeouts in a row: ${n} of ${limit}; at ${limit} the side loses the match.`;
+}
+
+/**
+ * A seat's time bank (BANK clocks), in words: the seat to move's runs down to its deadline, the
+ * others' stand as the match was read. Null for other clocks.
+ */
+export function bankText(m: Pick<Match, 'seats' | 'turn' | 'deadline' | 'clock'>, seat: number, now: number): string | null {
+  if (m.clock?.kind !== 'BANK') return null;
+  const running = seat === m.turn && m.deadline ? Date.parse(m.deadline) - now : null;
+  const left = running ?? (m.seats[seat]?.timeLeftSeconds ?? 0) * 1000;
+  return durationText(left);
 }
 
 export function sideName(m: SeatsOf, seats: number[]): string {

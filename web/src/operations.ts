@@ -2,9 +2,9 @@
 
 export const MATCH_FIELDS = `
   id status version turn mySeat canDraw createdAt private inviteCode deadline
-  clock { kind onTimeout forfeitAfter }
+  clock { kind onTimeout forfeitAfter incrementSeconds }
   rules { targetScore handSize spinner spinnerEndsCount voluntaryDraw reserve firstLeader leadRule dominoRounding blockedBonus playOut scoring }
-  seats { index team isBot handCount player { id name } }
+  seats { index team isBot handCount timeLeftSeconds timeouts player { id name } }
   teams { index score seats }
   winner { index score seats }
   myHand { high low }

@@ -24,6 +24,10 @@ export interface Seat {
   isBot: boolean;
   handCount: number;
   player: { id: string; name: string } | null;
+  /** BANK clocks: the seat's time left when the match was read (the seat to move: see deadline). */
+  timeLeftSeconds: number | null;
+  /** Timeouts in a row. */
+  timeouts: number;
 }
 export interface Team {
   index: number;
@@ -44,7 +48,7 @@ export interface Match {
   inviteCode: string | null;
   /** When the seat to move runs out of time (ISO 8601); null without a clock, or for a bot to move. */
   deadline: string | null;
-  clock: { kind: 'PER_MOVE' | 'BANK'; onTimeout: 'BOT_PLAYS' | 'FORFEIT'; forfeitAfter: number } | null;
+  clock: { kind: 'PER_MOVE' | 'BANK'; onTimeout: 'BOT_PLAYS' | 'FORFEIT'; forfeitAfter: number; incrementSeconds: number | null } | null;
   rules: Record<string, string | number | boolean> & { spinner: 'FIRST_DOUBLE' | 'NONE'; targetScore: number };
   seats: Seat[];
   teams: Team[];
