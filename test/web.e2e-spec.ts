@@ -233,6 +233,14 @@ describeInBrowser('web client in Chromium', () => {
     const result = player.page.getByTestId('round-result');
     await result.getByRole('heading', { name: `Round ${rounds.length} result` }).waitFor();
     expect(await result.textContent()).toMatch(/from plays \+ \d+ bonus = \d+/);
+    // The page has moved on from the round's layout: the play that ended it is said with the result.
+    const { match: ended } = await app.anon.request<{
+      match: { rounds: { moves: { type: string; tile: { high: number; low: number } | null }[] }[] };
+    }>('query($id: ID!, $n: Int!) { match(id: $id) { rounds(number: $n) { moves { type tile { high low } } } } }', { id, n: rounds.length });
+    const lastPlay = ended.rounds[0].moves.filter((m) => m.type === 'PLAY').pop()!.tile!;
+    expect(await result.textContent()).toMatch(
+      new RegExp(`The last play: .+ played ${lastPlay.high}-${lastPlay.low}( on (left|right|up|down)| \\(lead\\))`),
+    );
     const said = await announcements(player.page);
     expect(said.some((text) => text.includes(`Round ${rounds.length} `) && text.includes('Scores:'))).toBe(true);
     await screenshot(player.page, 'match-finished-player');
@@ -462,7 +470,8 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.getByText('Not signed in').waitFor();
     expect(await savedToken(w.page)).toBeNull();
 
-    await w.page.getByLabel('Your token').fill(`  ${bob.token}  `);
+    // Pasted as a JSON answer shows it: in quotes, spaces around.
+    await w.page.getByLabel('Your token').fill(`  "${bob.token}"  `);
     await w.page.getByRole('button', { name: 'Sign in' }).click();
     await w.page.getByText('Signed in as Bob').waitFor();
     expect(await savedToken(w.page)).toBe(bob.token);
@@ -821,7 +830,7 @@ describeInBrowser('web client in Chromium', () => {
       const [ada, bob] = [await quick.player('Ada'), await quick.player('Bob')];
       // A turn that times out leaves 10 s (the increment) for the seat's next: DEADLINE_SOON only 8 s into
       // it, so the page changing before then is its own ticker's doing.
-      const clock = { kind: 'BANK', bankSeconds: 4, incrementSeconds: 10, maxBankSeconds: 10, forfeitAfter: 3 };
+      const clock = { kind: 'BANK', bankSeconds: 4, incrementSeconds: 10, maxBankSeconds: 10, forfeitAfter: 2 };
       const { createMatch } = await ada.request<{ createMatch: { id: string } }>(
         'mutation($input: CreateMatchInput!) { createMatch(input: $input) { id } }',
         { input: { seats: 2, clock } },
@@ -830,15 +839,21 @@ describeInBrowser('web client in Chromium', () => {
       const w = await openAs(ada, `/#/match/${createMatch.id}`, undefined, quick.url);
       const deadline = w.page.getByTestId('deadline');
       await deadline.waitFor();
-      expect(await deadline.textContent()).not.toContain('timeouts in a row');
-      // Nobody moves: the bot moves for each in turn, and the next turn tells the player to move how close the side is to losing.
+      expect(await deadline.textContent()).toMatch(/When it runs out, a bot moves for (you|them)\.$/);
+      // Nobody moves: the bot moves for each in turn. The next turn of the seat that led is its last:
+      // the line says a timeout now loses, and counts the one so far.
       await w.page.waitForFunction(
-        () => /timeouts in a row: 1 of 3; at 3 the side loses the match\.$/.test(document.querySelector('[data-testid=deadline]')?.textContent ?? ''),
+        () =>
+          /^(Your|Bob's) time to move: .+\. When it runs out, (your|their) side loses the match \(timeouts in a row: 1 of the 2 that lose it\)\.$/.test(
+            document.querySelector('[data-testid=deadline]')?.textContent ?? '',
+          ),
         undefined,
-        {
-          timeout: 20_000,
-        },
+        { timeout: 20_000 },
       );
+      // Each move the server made on a timeout says so in the log: one for each seat by now.
+      const log = await w.page.locator('.log li').allTextContents();
+      expect(log.filter((line) => line.endsWith('(out of time: the server moved for you)'))).toHaveLength(1);
+      expect(log.filter((line) => line.endsWith('(out of time: the server moved for them)'))).toHaveLength(1);
       // The mover's bank runs down on the page, a second at a time, to what the deadline leaves.
       const mover = await w.page.locator('.match').evaluate(() => {
         const turn = document.querySelector('.to-move .bank') as HTMLElement;
@@ -854,10 +869,47 @@ describeInBrowser('web client in Chromium', () => {
         mover,
         { timeout: 4_000 },
       );
+      // A turn's last 10 s stand out, then the side loses on time.
+      await w.page.locator('.deadline.near').waitFor({ timeout: 12_000 });
+      await w.page.locator('.match[data-status="FINISHED"]').waitFor({ timeout: 12_000 });
       expectClean(w, [], quick.url);
     } finally {
       await quick.close();
     }
+  });
+
+  it('says how much of the boneyard can be drawn when the reserve variant keeps some back', async () => {
+    const [ada, bob] = [await app.player('Ada'), await app.player('Bob')];
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>(
+      'mutation { createMatch(input: { seats: 2, rules: { reserve: 2 } }) { id } }',
+    );
+    await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id: createMatch.id });
+    const w = await openAs(ada, `/#/match/${createMatch.id}`);
+    const { match } = await ada.request<{ match: { currentRound: { boneyardCount: number } } }>(
+      'query($id: ID!) { match(id: $id) { currentRound { boneyardCount } } }',
+      { id: createMatch.id },
+    );
+    const n = match.currentRound.boneyardCount;
+    await w.page
+      .getByTestId('board-summary')
+      .filter({ hasText: `Boneyard: ${n} tiles, ${n - 2} of them can be drawn (2 are never drawn).` })
+      .waitFor();
+    expectClean(w);
+  });
+
+  it('takes only a match id in Watch, and offers no retry for an id that names no match', async () => {
+    const w = await open('/');
+    await w.page.getByLabel('Match id').fill('not a match');
+    await w.page.getByRole('button', { name: 'Watch' }).click();
+    // The browser refuses the form (its pattern): no page for it is asked of the server.
+    expect(await w.page.getByLabel('Match id').evaluate((el) => (el as HTMLInputElement).validity.patternMismatch)).toBe(true);
+    expect(new URL(w.page.url()).hash).not.toContain('match');
+    // Typed into the address bar, it is named as typed, not percent-encoded, and "Try again" is not offered: it cannot pass.
+    await w.page.goto(`${app.url}/#/match/not%20a%20match`);
+    await w.page.locator('#error', { hasText: '"not a match"' }).waitFor();
+    expect(await w.page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await w.page.getByRole('link', { name: 'Back to matches' }).waitFor();
+    expectClean(w, [/400|Bad Request/]);
   });
 
   it('subscribes again when the server refuses a subscription for now (RATE_LIMITED), and misses no move', async () => {
@@ -956,15 +1008,34 @@ describeInBrowser('web client in Chromium', () => {
     await bob.request('mutation($id: ID!) { joinMatch(matchId: $id) { id } }', { id });
     // Play (both seats, over the API) until the server's own picture of the layout is wide.
     const widthOf = async () => Number(/<svg[^>]* width="([\d.]+)"/.exec(await (await fetch(`${app.url}/matches/${id}/board.svg`)).text())?.[1]);
-    for (let i = 0; (await widthOf()) < 560; i++) {
+    // Its last play on the right, the end a box scrolled to its start would hide.
+    const lastEnd = async () =>
+      (
+        await ada.request<{ match: { currentRound: { moves: { type: string; end: string | null }[] } } }>(
+          'query($id: ID!) { match(id: $id) { currentRound { moves { type end } } } }',
+          { id },
+        )
+      ).match.currentRound.moves
+        .filter((m) => m.type === 'PLAY')
+        .pop()?.end;
+    for (let i = 0; (await widthOf()) < 560 || (await lastEnd()) !== 'RIGHT'; i++) {
       expect(i).toBeLessThan(300);
       await bobPlaysUntilAdasTurn(bob, id, 1);
+      if ((await widthOf()) >= 560 && (await lastEnd()) === 'RIGHT') break;
       await bobPlaysUntilAdasTurn(ada, id, 0);
     }
     const w = await openAs(ada, `/#/match/${id}`);
     await w.page.setViewportSize({ width: 375, height: 800 });
+    await w.page.reload(); // drawn at a phone's width from the start
     const svg = w.page.locator('.board .board-picture svg');
     await svg.waitFor();
+    // The box opens where the last play is, not at the layout's far left.
+    await w.page.waitForFunction(() => {
+      const box = document.querySelector('.board .board-picture') as HTMLElement;
+      const last = box.querySelector('g.tile.last')?.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      return last !== undefined && last.left >= b.left && last.right <= b.right;
+    });
     const drawn = Number(await svg.getAttribute('width'));
     const shown = (await svg.boundingBox())!.width;
     expect(shown).toBeGreaterThanOrEqual(drawn * 0.7 - 1);

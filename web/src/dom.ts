@@ -37,3 +37,19 @@ export function svgFragment(markup: string): HTMLElement {
   box.setAttribute('aria-label', 'Layout picture');
   return box;
 }
+
+/**
+ * Scrolls a board picture too wide for its box (a phone) so the last tile played, else the
+ * spinner, is in the middle: where the play is, rather than the layout's far left. Once the box
+ * is laid out, so after the page has put it in.
+ */
+export function showLastPlay(box: HTMLElement): void {
+  requestAnimationFrame(() => {
+    if (box.scrollWidth <= box.clientWidth) return;
+    const tile = box.querySelector('g.tile.last') ?? box.querySelector('g.tile.spinner');
+    if (!tile) return;
+    const t = tile.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
+    box.scrollLeft += t.left + t.width / 2 - (b.left + b.width / 2);
+  });
+}

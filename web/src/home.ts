@@ -98,8 +98,12 @@ function signInForm(ui: Ui): HTMLElement {
     h('button', { type: 'submit' }, 'Sign in'),
   );
   onSubmit(form, ui, async () => {
-    // Anything pasted around it (a "Bearer ", spaces, a zero-width space) is not part of a token.
-    const token = input.value.replace(/^\s*Bearer\s+/i, '').replace(/[^\x21-\x7e]/g, '');
+    // Anything pasted around it (a "Bearer ", spaces, a zero-width space, the quotes of a JSON
+    // string) is not part of a token.
+    const token = input.value
+      .replace(/^\s*Bearer\s+/i, '')
+      .replace(/[^\x21-\x7e]/g, '')
+      .replace(/^["'`]+|["'`]+$/g, '');
     const r = await gql<{ me: { id: string; name: string } | null }>(ME, {}, { token }).catch((err: unknown) => {
       if (err instanceof ServerError && err.code === 'UNAUTHENTICATED') throw new Error(`That token is not valid (${err.message}).`);
       throw err;
@@ -360,7 +364,13 @@ function inviteForm(ui: Ui): HTMLElement {
 }
 
 function watchForm(ui: Ui): HTMLElement {
-  const input = h('input', { required: true, placeholder: 'match id' });
+  // A match id is a UUID: the browser says so before anything is asked of the server.
+  const input = h('input', {
+    required: true,
+    placeholder: 'match id',
+    pattern: '\\s*[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\\s*',
+    title: 'A match id: 32 hexadecimal digits in groups of 8-4-4-4-12, as in a match page’s address',
+  });
   const form = oneFieldForm('watch-id', 'Watch a match', 'Match id', 'Watch', input);
   form.addEventListener('submit', (e) => {
     e.preventDefault();

@@ -6,6 +6,7 @@ import {
   onSessionChangedElsewhere,
   onTokenProblem,
   saveSession,
+  ServerError,
   session,
   type ConnectionStatus,
 } from './api.js';
@@ -55,6 +56,15 @@ function renderWho(): void {
   );
 }
 
+/** A route's part as typed (a link or the address bar may percent-encode it), or as it is when it does not decode. */
+function decoded(part: string | undefined): string | undefined {
+  try {
+    return part === undefined ? undefined : decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 async function render(): Promise<void> {
   const mine = ++generation;
   leave?.();
@@ -63,7 +73,8 @@ async function render(): Promise<void> {
   if (ui.noticeWaitsForSignIn() && session()) ui.notice(null);
   renderWho();
   const app = document.getElementById('app') as HTMLElement;
-  const [, route, id] = location.hash.split('/');
+  const [, route, rawId] = location.hash.split('/');
+  const id = decoded(rawId);
   try {
     let page: HTMLElement;
     if (route === 'match' && id) {
@@ -81,11 +92,13 @@ async function render(): Promise<void> {
   } catch (e) {
     if (mine !== generation) return;
     renderWho(); // the page may have found the saved token refused
+    // An id that names no match is not worth a retry; a server or network that failed is.
+    const final = e instanceof ServerError && (e.code === 'NOT_FOUND' || e.code === 'BAD_USER_INPUT');
     app.replaceChildren(
       h(
         'p',
         { class: 'actions' },
-        h('button', { type: 'button', onclick: () => void render() }, 'Try again'),
+        final ? null : h('button', { type: 'button', onclick: () => void render() }, 'Try again'),
         location.hash && location.hash !== '#/' ? h('a', { href: '#/' }, 'Back to matches') : null,
       ),
     );

@@ -1,11 +1,12 @@
 import { boardSvg, tileSvg } from '../../src/board/board-svg.js';
 import { layoutOf } from '../../src/board/layout.js';
 import { gql, ServerError, session } from './api.js';
-import { h, svgFragment } from './dom.js';
+import { h, showLastPlay, svgFragment } from './dom.js';
 import { followMatch, followMyMatch } from './feed.js';
 import {
   bankText,
   boardSummary,
+  deadlineNear,
   deadlineText,
   durationText,
   endsFor,
@@ -337,6 +338,7 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
       }),
     );
     picture.querySelector('svg')?.setAttribute('aria-describedby', 'board-summary');
+    showLastPlay(picture);
     picture.addEventListener('click', (e) => {
       const end = (e.target as Element).closest('.end.target')?.getAttribute('data-end') as End | null;
       if (end && selected) void play(selected, end);
@@ -559,13 +561,16 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
 
   /** Who must move by when, in a match with a clock; kept current by the ticker below. */
   function clockLine(): HTMLElement | null {
-    const text = deadlineText(match, Date.now());
-    return text ? h('p', { class: 'deadline', 'data-testid': 'deadline' }, text) : null;
+    const now = Date.now();
+    const text = deadlineText(match, now);
+    return text ? h('p', { class: deadlineNear(match, now) ? 'deadline near' : 'deadline', 'data-testid': 'deadline' }, text) : null;
   }
   const ticker = setInterval(() => {
+    const now = Date.now();
     const line = root.querySelector('.deadline');
-    const text = deadlineText(match, Date.now());
+    const text = deadlineText(match, now);
     if (line && text && line.textContent !== text) line.textContent = text;
+    line?.classList.toggle('near', deadlineNear(match, now));
     const bank = match.turn === null ? null : root.querySelector(`.bank[data-seat="${match.turn}"]`);
     const left = match.turn === null ? null : bankText(match, match.turn, Date.now());
     if (bank && left && bank.textContent !== left) bank.textContent = left;

@@ -17,12 +17,17 @@ export function seatName(m: SeatsOf, seat: number): string {
 export const tileText = (t: Tile): string => `${t.high}-${t.low}`;
 export const sameTile = (a: Tile, b: Tile): boolean => (a.high === b.high && a.low === b.low) || (a.high === b.low && a.low === b.high);
 
-export function moveText(m: Pick<Match, 'seats' | 'mySeat'>, move: Move): string {
+/** What a move's sentence needs. */
+export type MoveWords = Pick<Move, 'seat' | 'type' | 'tile' | 'end' | 'points'> & { timedOut?: boolean };
+
+export function moveText(m: Pick<Match, 'seats' | 'mySeat'>, move: MoveWords): string {
   const who = seatName(m, move.seat);
-  if (move.type === 'PASS') return `${who} passed`;
-  if (move.type === 'DRAW') return `${who} drew${move.tile ? ` ${tileText(move.tile)}` : ' a tile'}`;
+  // A move the server made for a seat whose time ran out is not the player's own choice.
+  const forced = move.timedOut ? ` (out of time: the server moved for ${move.seat === m.mySeat ? 'you' : 'them'})` : '';
+  if (move.type === 'PASS') return `${who} passed${forced}`;
+  if (move.type === 'DRAW') return `${who} drew${move.tile ? ` ${tileText(move.tile)}` : ' a tile'}${forced}`;
   const where = move.end ? ` on ${move.end.toLowerCase()}` : ' (lead)';
-  return `${who} played ${move.tile ? tileText(move.tile) : '?'}${where}${move.points ? `, scoring ${move.points}` : ''}`;
+  return `${who} played ${move.tile ? tileText(move.tile) : '?'}${where}${move.points ? `, scoring ${move.points}` : ''}${forced}`;
 }
 
 export function statusText(m: Match): string {
@@ -59,21 +64,27 @@ export function deadlineText(m: Pick<Match, 'seats' | 'mySeat' | 'turn' | 'deadl
   const until = new Date(at).toLocaleString(undefined, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
   const left = at > now ? `${durationText(at - now)} left (until ${until})` : 'time is up';
   const mine = m.turn === m.mySeat;
-  const then = m.clock.onTimeout === 'FORFEIT' ? `${mine ? 'your' : 'their'} side loses the match` : `a bot moves for ${mine ? 'you' : 'them'}`;
+  // With BOT_PLAYS, the timeouts in a row so far against the limit: the one that reaches it loses.
+  const n = m.seats[m.turn]?.timeouts ?? 0;
+  const limit = m.clock.onTimeout === 'BOT_PLAYS' ? m.clock.forfeitAfter : 0;
+  const loses = m.clock.onTimeout === 'FORFEIT' || (limit > 0 && n + 1 >= limit);
+  const then = loses ? `${mine ? 'your' : 'their'} side loses the match` : `a bot moves for ${mine ? 'you' : 'them'}`;
+  const count = limit > 0 && n > 0 ? ` (timeouts in a row: ${n} of the ${limit} that lose it)` : '';
   const who = mine ? 'Your time to move' : `${seatName(m, m.turn)}'s time to move`;
-  return `${who}: ${left}. When it runs out, ${then}.${timeoutsText(m, m.turn)}`;
+  return `${who}: ${left}. When it runs out, ${then}${count}.`;
 }
 
+/** Below this, any clock's time is short. */
+const NEAR_MS = 10_000;
+
 /**
- * How close the seat to move is to losing on time when a bot has already moved for it: the
- * timeouts in a row so far against the match's limit (nothing before the first, or with no limit).
+ * Whether the seat to move is short of time, so the line stands out: in the last fifth of the
+ * clock's time (a PER_MOVE turn's, or the bank a BANK clock starts with), or its last 10 s.
  */
-function timeoutsText(m: Pick<Match, 'seats' | 'mySeat' | 'clock'>, seat: number): string {
-  const n = m.seats[seat]?.timeouts ?? 0;
-  const limit = m.clock?.onTimeout === 'BOT_PLAYS' ? m.clock.forfeitAfter : 0;
-  if (n === 0 || limit === 0) return '';
-  const whose = seat === m.mySeat ? 'Your' : 'Their';
-  return ` ${whose} timeouts in a row: ${n} of ${limit}; at ${limit} the side loses the match.`;
+export function deadlineNear(m: Pick<Match, 'deadline' | 'clock'>, now: number): boolean {
+  if (!m.deadline || !m.clock) return false;
+  const whole = (m.clock.kind === 'PER_MOVE' ? m.clock.moveSeconds : m.clock.bankSeconds) ?? 0;
+  return Date.parse(m.deadline) - now <= Math.max(NEAR_MS, whole * 1000 * 0.2);
 }
 
 /**
@@ -99,19 +110,22 @@ export function endsFor(m: Match, tile: Tile): (End | null)[] {
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** The board as text, for anyone who cannot see the picture: open ends, count and boneyard. */
-export function boardSummary(m: Pick<Match, 'currentRound' | 'status'>): string {
+export function boardSummary(m: Pick<Match, 'currentRound' | 'status' | 'rules'>): string {
   const r = m.currentRound;
   if (!r) return m.status === 'WAITING' ? 'No layout yet: the match has not started.' : 'No layout.';
   const b = r.board;
   const ends = b.openEnds.length
     ? `Open ends: ${b.openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`).join(', ')}${b.spinner ? ` (spinner ${tileText(b.spinner)})` : ''}.`
     : 'No tile played yet.';
-  return `Round ${r.number}. ${ends} Count ${b.count}. Boneyard: ${plural(r.boneyardCount, 'tile')}.`;
+  // Under the reserve variant the last tiles of the boneyard are never drawn: say how many can be.
+  const reserve = Number(m.rules.reserve ?? 0);
+  const drawable = reserve > 0 ? `, ${Math.max(0, r.boneyardCount - reserve)} of them can be drawn (${reserve} are never drawn)` : '';
+  return `Round ${r.number}. ${ends} Count ${b.count}. Boneyard: ${plural(r.boneyardCount, 'tile')}${drawable}.`;
 }
 
 export interface EndedRound {
   number: number;
-  moves: { seat: number; points: number }[];
+  moves: MoveWords[];
   result: RoundResult | null;
 }
 
@@ -122,13 +136,16 @@ export function roundEndText(m: Pick<Match, 'seats' | 'mySeat'>, r: EndedRound):
   const res = r.result;
   if (!res) return `Round ${r.number} is not over.`;
   const out = res.hands.filter((h) => h.tiles.length === 0).map((h) => seatName(m, h.seat));
+  // The page moves on to the next round at once: the play that ended this one is said here.
+  const plays = r.moves.filter((x) => x.type === 'PLAY');
+  const last = plays.length ? ` The last play: ${moveText(m, plays[plays.length - 1])}.` : '';
   switch (res.end) {
     case 'DOMINO':
-      return `Round ${r.number} ended: ${out.join(' & ') || 'a player'} went out (domino).`;
+      return `Round ${r.number} ended: ${out.join(' & ') || 'a player'} went out (domino).${last}`;
     case 'BLOCKED':
-      return `Round ${r.number} ended blocked: nobody could play or draw.`;
+      return `Round ${r.number} ended blocked: nobody could play or draw.${last}`;
     case 'MATCH_WON':
-      return `Round ${r.number} ended the match: a play reached the target score.`;
+      return `Round ${r.number} ended the match: a play reached the target score.${last}`;
     case 'RESIGNED':
       return `Round ${r.number} was cut short: the match ended by resignation or on time.`;
   }

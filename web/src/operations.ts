@@ -2,7 +2,7 @@
 
 export const MATCH_FIELDS = `
   id status version turn mySeat canDraw createdAt private inviteCode deadline
-  clock { kind onTimeout forfeitAfter incrementSeconds }
+  clock { kind onTimeout forfeitAfter moveSeconds bankSeconds incrementSeconds }
   rules { targetScore handSize spinner spinnerEndsCount voluntaryDraw reserve firstLeader leadRule dominoRounding blockedBonus playOut scoring }
   seats { index team isBot handCount timeLeftSeconds timeouts player { id name } }
   teams { index score seats }
@@ -12,7 +12,7 @@ export const MATCH_FIELDS = `
   currentRound {
     number status starter boneyardCount
     board { count spinner { high low } openEnds { end pips } }
-    moves { seq round seat type end points count tile { high low } }
+    moves { seq round seat type end points count timedOut tile { high low } }
     result { end awarded hands { seat tiles { high low } } }
   }
   rematch { id status mySeat seats { index player { id name } } }
@@ -36,7 +36,7 @@ export const PLAY = `mutation Play($input: PlayTileInput!) { playTile(input: $in
 export const DRAW = `mutation Draw($input: TurnInput!) { drawTile(input: $input) { ${MATCH_FIELDS} } }`;
 export const MATCH_EVENTS = `subscription Events($id: ID!, $afterSeq: Int) { matchEvents(matchId: $id, afterSeq: $afterSeq) { seq type seat match { ${MATCH_FIELDS} } } }`;
 export const MY_TURNS = `subscription MyTurns { myTurns { ${MATCH_FIELDS} } }`;
-export const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number status moves { seat points } result { end awarded hands { seat tiles { high low } } } } } }`;
+export const ROUND_RESULTS = `query RoundResults($id: ID!) { match(id: $id) { id rounds { number status moves { seat points type end timedOut tile { high low } } result { end awarded hands { seat tiles { high low } } } } } }`;
 export const ROUNDS = `query Rounds($id: ID!) { match(id: $id) { id status rules { spinner } seats { index isBot player { name } } teams { index score seats } winner { index }
-  rounds { number status starter result { end awarded hands { seat tiles { high low } } } moves { seq round seat type end points count tile { high low } } } } }`;
+  rounds { number status starter result { end awarded hands { seat tiles { high low } } } moves { seq round seat type end points count timedOut tile { high low } } } } }`;
 export const BOARD_AT = `query BoardAt($id: ID!, $round: Int!, $seq: Int!) { match(id: $id) { id rounds(number: $round) { number boardAt(seq: $seq) { count spinner { high low } openEnds { end pips } } } } }`;

@@ -12,6 +12,8 @@ export interface Move {
   points: number;
   count: number | null;
   tile: Tile | null;
+  /** Played by the server for a seat whose time ran out. */
+  timedOut: boolean;
 }
 export interface RoundResult {
   end: 'DOMINO' | 'BLOCKED' | 'MATCH_WON' | 'RESIGNED';
@@ -48,7 +50,14 @@ export interface Match {
   inviteCode: string | null;
   /** When the seat to move runs out of time (ISO 8601); null without a clock, or for a bot to move. */
   deadline: string | null;
-  clock: { kind: 'PER_MOVE' | 'BANK'; onTimeout: 'BOT_PLAYS' | 'FORFEIT'; forfeitAfter: number; incrementSeconds: number | null } | null;
+  clock: {
+    kind: 'PER_MOVE' | 'BANK';
+    onTimeout: 'BOT_PLAYS' | 'FORFEIT';
+    forfeitAfter: number;
+    moveSeconds: number | null;
+    bankSeconds: number | null;
+    incrementSeconds: number | null;
+  } | null;
   rules: Record<string, string | number | boolean> & { spinner: 'FIRST_DOUBLE' | 'NONE'; targetScore: number };
   seats: Seat[];
   teams: Team[];
