@@ -227,7 +227,7 @@ describe('DueWorkSweeper with a kind that sets its concurrency', () => {
     return { kind, log };
   }
 
-  it('waits for a batch at most one interval, then claims into the free slots: a slow item holds one slot, not the sweep', async () => {
+  it('waits for a batch only briefly, then claims into the free slots: a slow item holds one slot, not the sweep', async () => {
     const s = sweeper({ SWEEP_BATCH_SIZE: '3', SWEEP_INTERVAL_MS: '100' });
     // The first item runs until released (a receiver that never answers); the other 20 take 1 ms each.
     const slowRun = held();
@@ -246,6 +246,22 @@ describe('DueWorkSweeper with a kind that sets its concurrency', () => {
     slowRun.release();
     await stopped;
     expect(log.finished).toContain('k0');
+  });
+
+  it('drains a backlog queued behind a slow item batch after batch, not a batch an interval', async () => {
+    const s = sweeper({ SWEEP_BATCH_SIZE: '3', SWEEP_INTERVAL_MS: '5000' });
+    // The first item claimed runs until released (a receiver taking its whole timeout); 20 quick ones are due behind it.
+    const slowRun = held();
+    const { kind, log } = pooled(21, 6, (key) => (key === 'k0' ? slowRun.done : 1));
+    s.register(kind);
+    const started = Date.now();
+    s.onApplicationBootstrap();
+    await until(() => log.finished.length >= 20);
+    // Waiting up to an interval for the first batch's slow item would hold the 20 for 5 s.
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(log.finished).not.toContain('k0');
+    slowRun.release();
+    await s.onModuleDestroy();
   });
 
   it('claims one interval after the last claim, not one interval after waiting for a slow batch', async () => {

@@ -12,6 +12,14 @@ import type { DueWorkKind } from './due-work-kind.js';
  */
 export const FAILURE_BACKOFF = { maxMs: 10 * 60_000, remembered: 10_000 };
 
+/**
+ * The share of SWEEP_INTERVAL_MS a sweep of a kind with a `concurrency` waits for its batch: long
+ * enough for quick items (a receiver answering in milliseconds) to free their slots before the
+ * next claim, short enough that a backlog behind a slow one (another owner's receiver taking
+ * seconds) drains batch after batch, not a batch an interval.
+ */
+export const BATCH_PATIENCE = 0.1;
+
 interface Failing {
   failures: number;
   notBefore: number;
@@ -24,8 +32,8 @@ interface Failing {
  * up another (a bot to move, a clock run out). A kind's sweeps never overlap; a full batch sweeps
  * that kind again at once, so a backlog (after a crash) drains without waiting for the timer.
  * A kind with a `concurrency` may have that many items running: its sweep waits for its batch
- * at most one interval, then claims again into the free slots, so one slow item holds one slot,
- * not the sweep.
+ * at most a tenth of an interval (BATCH_PATIENCE), then claims again into the free slots, so one
+ * slow item holds one slot, not the sweep, nor the backlog queued behind it.
  * An item whose run throws falls due again when its lease ends; one that fails again and again
  * is run here less and less often (FAILURE_BACKOFF): claimed at each lease's end as before, but
  * run only once its back-off has passed, so a poisoned item costs a log line every few minutes,
@@ -150,10 +158,11 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
         running.add(item);
         return item;
       });
-      // The batch is waited for, as a batch kind's is (claims stay few and full), but no longer
-      // than one sweep interval: past it a slow item keeps its slot and the sweep goes on.
+      // The batch is waited for, as a batch kind's is (claims stay few and full), but only briefly:
+      // past it a slow item keeps its slot and the sweep goes on (a full claim claims again at once).
       let patience: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(items), new Promise<void>((resolve) => (patience = setTimeout(resolve, this.settings.intervalMs)))]);
+      const patienceMs = this.settings.intervalMs * BATCH_PATIENCE;
+      await Promise.race([Promise.all(items), new Promise<void>((resolve) => (patience = setTimeout(resolve, patienceMs)))]);
       clearTimeout(patience);
     } else {
       await Promise.all(keys.map((key) => this.runOne(kind, key, claimedAt)));
