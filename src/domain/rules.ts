@@ -94,8 +94,10 @@ export function validateSetup(seats: number, partnerships: boolean, rules: Rules
       boneyard = TILE_COUNT - needed;
     }
   }
-  if (!isIntIn(rules.reserve, 0, TILE_COUNT)) {
+  if (!isIntIn(rules.reserve, 0, Number.MAX_SAFE_INTEGER)) {
     errors.push(`reserve must be a non-negative integer (got ${String(rules.reserve)})`);
+  } else if (boneyard === null && rules.reserve > TILE_COUNT) {
+    errors.push(`reserve ${rules.reserve} exceeds the set (${TILE_COUNT} tiles)`);
   } else if (boneyard !== null && rules.reserve > boneyard) {
     errors.push(`reserve ${rules.reserve} exceeds the boneyard (${boneyard} tiles with ${seats} seats × ${rules.handSize})`);
   }

@@ -109,6 +109,9 @@ describe('R4 deal', () => {
     [2, { handSize: 0 }, 'handSize must be an integer from 1 to 14 (got 0)'],
     [2, { handSize: 15 }, 'handSize must be an integer from 1 to 14 (got 15)'],
     [2, { reserve: -1 }, 'reserve must be a non-negative integer (got -1)'],
+    // Too many to keep back says how many there are to keep, not that the number is negative.
+    [2, { reserve: 30 }, 'reserve 30 exceeds the boneyard (14 tiles with 2 seats × 7)'],
+    [2, { handSize: 15, reserve: 30 }, 'reserve 30 exceeds the set (28 tiles)'],
   ])('validateSetup(%i, %j) reports the problem', (seats, rules, msg) => {
     expect(validateSetup(seats, false, resolveRules(rules))).toContain(msg);
   });
