@@ -872,6 +872,9 @@ describeInBrowser('web client in Chromium', () => {
       // A turn's last 10 s stand out, then the side loses on time.
       await w.page.locator('.deadline.near').waitFor({ timeout: 12_000 });
       await w.page.locator('.match[data-status="FINISHED"]').waitFor({ timeout: 12_000 });
+      // The end says why: who ran out of time (Match.ending), not "resignation or on time".
+      expect(await w.page.getByTestId('status').textContent()).toMatch(/^Finished: (Ada \(you\)|Bob) won \((you|Bob) ran out of time\)$/);
+      await w.page.getByTestId('round-result').filter({ hasText: 'was cut short: the match was lost on time.' }).waitFor();
       expectClean(w, [], quick.url);
     } finally {
       await quick.close();

@@ -19,6 +19,7 @@ import { MatchesResolver } from './matches.resolver.js';
 import { MatchesService } from './matches.service.js';
 import { RoundsBudget } from './rounds-budget.js';
 import { RoundsService } from './rounds.service.js';
+import { MatchEndingResolver } from './match-ending.resolver.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import { MatchmakingResolver } from './matchmaking.resolver.js';
 import { MatchmakingService } from './matchmaking.service.js';
@@ -36,6 +37,7 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     CommandRunner,
     MatchesService,
     RoundsService,
+    MatchEndingResolver,
     RoundsBudget,
     BotsService,
     MatchesResolver,

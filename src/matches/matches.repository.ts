@@ -223,6 +223,25 @@ export class MatchesRepository {
     return matchIds.map((id) => byMatch.get(id)!);
   }
 
+  /**
+   * How each FINISHED match ended, by the event just before its MATCH_FINISHED: RESIGNED or
+   * TIMED_OUT (with its seat) when a forfeit ended it, anything else when a side reached the
+   * target. Null for a match not finished.
+   */
+  async endingsOf(matchIds: readonly string[]): Promise<({ cause: 'TARGET_REACHED' | 'RESIGNED' | 'TIMED_OUT'; seat: number | null } | null)[]> {
+    const rows = await this.prisma.poolQuery<{ matchId: string; cause: string | null; seat: number | null }>(Prisma.sql`
+      SELECT f."matchId", c."type"::text AS "cause", c."seat"
+        FROM "MatchEvent" f
+        LEFT JOIN "MatchEvent" c ON c."matchId" = f."matchId" AND c."seq" = f."seq" - 1 AND c."type" IN ('RESIGNED', 'TIMED_OUT')
+       WHERE f."matchId" = ANY(${[...matchIds]}::uuid[]) AND f."type" = 'MATCH_FINISHED'`);
+    const byMatch = new Map(rows.map((r) => [r.matchId, r]));
+    return matchIds.map((id) => {
+      const row = byMatch.get(id);
+      if (!row) return null;
+      return row.cause === 'RESIGNED' || row.cause === 'TIMED_OUT' ? { cause: row.cause, seat: row.seat } : { cause: 'TARGET_REACHED', seat: null };
+    });
+  }
+
   /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */
   async eventsAfter(matchId: string, afterSeq: number, limit = 500): Promise<EventWithMove[]> {
     const rows = await this.prisma.$queryRaw<

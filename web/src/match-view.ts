@@ -39,9 +39,17 @@ export function statusText(m: Match): string {
       ? 'Abandoned: nobody joined in time, so the match expired before the start'
       : 'Abandoned: every player left before the start';
   }
-  if (m.status === 'FINISHED') return `Finished: ${m.winner ? sideName(m, m.winner.seats) : 'nobody'} won`;
+  if (m.status === 'FINISHED') return `Finished: ${m.winner ? sideName(m, m.winner.seats) : 'nobody'} won${forfeitText(m)}`;
   if (m.turn === null) return 'In progress';
   return m.turn === m.mySeat ? 'Your turn' : `To move: ${seatName(m, m.turn)}`;
+}
+
+/** Why the losing side lost, when it did not simply fall behind: " (Ada resigned)", " (Ada ran out of time)". */
+function forfeitText(m: Pick<Match, 'seats' | 'mySeat' | 'ending'>): string {
+  const e = m.ending;
+  if (!e || e.seat === null) return '';
+  const who = e.seat === m.mySeat ? 'you' : seatName(m, e.seat);
+  return e.cause === 'RESIGNED' ? ` (${who} resigned)` : e.cause === 'TIMED_OUT' ? ` (${who} ran out of time)` : '';
 }
 
 /** A time left in words ("2 d 3 h", "1 h 5 min", "4 min", "40 s"): rounded up, so it never says 0 too early. */
@@ -132,7 +140,7 @@ export interface EndedRound {
 const pips = (tiles: Tile[]): number => tiles.reduce((s, t) => s + t.high + t.low, 0);
 
 /** How a round ended, in a sentence. */
-export function roundEndText(m: Pick<Match, 'seats' | 'mySeat'>, r: EndedRound): string {
+export function roundEndText(m: Pick<Match, 'seats' | 'mySeat'> & Partial<Pick<Match, 'ending'>>, r: EndedRound): string {
   const res = r.result;
   if (!res) return `Round ${r.number} is not over.`;
   const out = res.hands.filter((h) => h.tiles.length === 0).map((h) => seatName(m, h.seat));
@@ -147,7 +155,13 @@ export function roundEndText(m: Pick<Match, 'seats' | 'mySeat'>, r: EndedRound):
     case 'MATCH_WON':
       return `Round ${r.number} ended the match: a play reached the target score.${last}`;
     case 'RESIGNED':
-      return `Round ${r.number} was cut short: the match ended by resignation or on time.`;
+      return `Round ${r.number} was cut short: ${
+        m.ending?.cause === 'TIMED_OUT'
+          ? 'the match was lost on time'
+          : m.ending?.cause === 'RESIGNED'
+            ? 'the match was resigned'
+            : 'the match ended by resignation or on time'
+      }.`;
   }
 }
 

@@ -7,6 +7,7 @@ export const MATCH_FIELDS = `
   seats { index team isBot handCount timeLeftSeconds timeouts player { id name } }
   teams { index score seats }
   winner { index score seats }
+  ending { cause seat }
   myHand { high low }
   legalMoves { end tile { high low } }
   currentRound {

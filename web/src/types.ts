@@ -62,6 +62,8 @@ export interface Match {
   seats: Seat[];
   teams: Team[];
   winner: Team | null;
+  /** Once FINISHED: why (the seat that resigned or ran out of time; null seat when a side reached the target). */
+  ending: { cause: 'TARGET_REACHED' | 'RESIGNED' | 'TIMED_OUT'; seat: number | null } | null;
   myHand: Tile[] | null;
   legalMoves: { end: End | null; tile: Tile }[];
   currentRound: {
