@@ -765,7 +765,7 @@ describeInBrowser('web client in Chromium', () => {
     await live.page.getByTestId('round-result').waitFor();
     await new Promise((r) => setTimeout(r, 500)); // every push of the end has arrived
     expect((await announcements(live.page)).filter((s) => s.includes('Finished'))).toEqual([
-      expect.stringMatching(/^Finished: Bob \(you\) won\. Round 1 was cut short/),
+      expect.stringMatching(/^Finished: Bob \(you\) won \(Ada resigned\)\. Round 1 was cut short: the match was resigned\./),
     ]);
     const later = await openAs(bob, `/#/match/${id}`, recordAnnouncements);
     await later.page.getByTestId('round-result').waitFor();

@@ -39,13 +39,15 @@ export function svgFragment(markup: string): HTMLElement {
 }
 
 /**
- * Scrolls a board picture too wide for its box (a phone) so the last tile played, else the
+ * Scrolls a board picture too wide for its box (a phone): back to where the reader had it when
+ * the layout is the same (a redraw for a selected tile), else so the last tile played, or the
  * spinner, is in the middle: where the play is, rather than the layout's far left. Once the box
  * is laid out, so after the page has put it in.
  */
-export function showLastPlay(box: HTMLElement): void {
+export function placeBoard(box: HTMLElement, keptScroll: number | null): void {
   requestAnimationFrame(() => {
     if (box.scrollWidth <= box.clientWidth) return;
+    if (keptScroll !== null) return void (box.scrollLeft = keptScroll);
     const tile = box.querySelector('g.tile.last') ?? box.querySelector('g.tile.spinner');
     if (!tile) return;
     const t = tile.getBoundingClientRect();

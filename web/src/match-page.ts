@@ -1,7 +1,7 @@
 import { boardSvg, tileSvg } from '../../src/board/board-svg.js';
 import { layoutOf } from '../../src/board/layout.js';
 import { gql, ServerError, session } from './api.js';
-import { h, showLastPlay, svgFragment } from './dom.js';
+import { h, placeBoard, svgFragment } from './dom.js';
 import { followMatch, followMyMatch } from './feed.js';
 import {
   bankText,
@@ -324,6 +324,9 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
     return group;
   }
 
+  /** The layout the board shows now (round and plays), to tell a new play from a redraw. */
+  let drawnLayout = '';
+
   function boardSection(): HTMLElement {
     const round = match.currentRound;
     const plays = (round?.moves ?? []).filter((m) => m.type === 'PLAY' && m.tile).map((m) => ({ tile: m.tile as Tile, end: m.end }));
@@ -338,7 +341,11 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
       }),
     );
     picture.querySelector('svg')?.setAttribute('aria-describedby', 'board-summary');
-    showLastPlay(picture);
+    // The same layout drawn again keeps the reader's scroll; a new play is brought into view.
+    const layoutKey = `${round?.number ?? 0}:${plays.length}`;
+    const shown = root.querySelector<HTMLElement>('.board .board-picture');
+    placeBoard(picture, layoutKey === drawnLayout && shown ? shown.scrollLeft : null);
+    drawnLayout = layoutKey;
     picture.addEventListener('click', (e) => {
       const end = (e.target as Element).closest('.end.target')?.getAttribute('data-end') as End | null;
       if (end && selected) void play(selected, end);
@@ -572,7 +579,7 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
     if (line && text && line.textContent !== text) line.textContent = text;
     line?.classList.toggle('near', deadlineNear(match, now));
     const bank = match.turn === null ? null : root.querySelector(`.bank[data-seat="${match.turn}"]`);
-    const left = match.turn === null ? null : bankText(match, match.turn, Date.now());
+    const left = match.turn === null ? null : bankText(match, match.turn, now);
     if (bank && left && bank.textContent !== left) bank.textContent = left;
   }, 1000);
 
