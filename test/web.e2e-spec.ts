@@ -212,7 +212,19 @@ describeInBrowser('web client in Chromium', () => {
         const view = (await app.anon.request<{ match: FullView }>(FULL_Q, { id })).match;
         const board = view.currentRound!.board;
         const summary = await player.page.getByTestId('board-summary').textContent();
-        expect(summary).toContain(`Open ends: ${board.openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`).join(', ')}`);
+        // Each open end in the server's order, with what it adds to the count where that is not its
+        // pips: the shares said add up to the count.
+        const said = /Open ends: (.*?)(?: \(spinner [0-6]-[0-6]\))?\. Count/.exec(summary ?? '')?.[1] ?? '';
+        const ends = said.split(/, (?=(?:left|right|up|down) )/).map((part) => /^(left|right|up|down) (\d)(?: \((.*)\))?$/.exec(part));
+        expect(ends.map((e) => e && `${e[1]} ${e[2]}`)).toEqual(board.openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`));
+        const share = (e: RegExpExecArray) => {
+          const note = e[3];
+          if (note === undefined) return Number(e[2]);
+          if (note === 'the same double') return 0;
+          const counts = /counts (\d+|nothing)$/.exec(note)?.[1];
+          return counts === 'nothing' ? 0 : Number(counts);
+        };
+        expect(ends.reduce((sum, e) => sum + share(e!), 0)).toBe(board.count);
         if (board.spinner) expect(summary).toContain(`(spinner ${board.spinner.high}-${board.spinner.low})`);
         expect(summary).toContain(`Count ${board.count}.`);
         expect(summary).toContain(`Boneyard: ${view.currentRound!.boneyardCount} tile`);

@@ -96,6 +96,39 @@ export function countOf(board: BoardState, rules: Pick<Rules, 'spinnerEndsCount'
   return c;
 }
 
+/** What one open end adds to C: for saying the count in words (R12). */
+export interface EndCount {
+  end: End;
+  pips: number;
+  /** Its share of C; the shares of a layout's open ends add up to countOf. */
+  counts: number;
+  /** It lies on a double across the line, whose two halves count (R12c, the spinner's R12d). */
+  double: boolean;
+}
+
+/**
+ * countOf, end by end. A lone lead double exposes two ends but counts 2n once: its share goes to
+ * the LEFT end, the RIGHT end counting 0. The spinner's own UP and DOWN ends count 0 (n each
+ * under spinnerEndsCount).
+ */
+export function endCounts(board: BoardState, rules: Pick<Rules, 'spinnerEndsCount'>): EndCount[] {
+  const lead = board.lead;
+  if (lead === null) return [];
+  const leadDouble = lead.high === lead.low;
+  const lone = board.arms.LEFT.length === 0 && board.arms.RIGHT.length === 0;
+  return openEnds(board).map(({ end, pips }) => {
+    const arm = board.arms[end];
+    if (arm.length > 0) {
+      const last = arm[arm.length - 1];
+      const double = last.tile.high === last.tile.low;
+      return { end, pips, counts: double ? 2 * last.outer : last.outer, double };
+    }
+    if (end === 'UP' || end === 'DOWN') return { end, pips, counts: rules.spinnerEndsCount ? pips : 0, double: false };
+    if (!leadDouble) return { end, pips, counts: pips, double: false };
+    return { end, pips, counts: lone && end === 'RIGHT' ? 0 : 2 * pips, double: true };
+  });
+}
+
 /** True when `tile` can be attached at `end` of this (non-empty) layout. */
 export function fits(board: BoardState, tile: Tile, end: End): boolean {
   const v = endValue(board, end);

@@ -2,7 +2,7 @@
 export * from './types.js';
 export { ALL_TILES, normalizeTile, sameTile, tileKey, tileIndex, pipCount, isValidTile, isDouble } from './tiles.js';
 export { DEFAULT_RULES, RULE_KEYS, pickRules, resolveRules, validateSetup, type AssertEmpty, type RuleKey } from './rules.js';
-export { EMPTY_BOARD, ENDS, openEnds, countOf, placeTile, buildBoard, endValue, fits } from './board.js';
+export { EMPTY_BOARD, ENDS, openEnds, countOf, endCounts, placeTile, buildBoard, endValue, fits, type EndCount } from './board.js';
 export { playScore, round5, dominoBonus, blockedBonus } from './scoring.js';
 export { dealRound, lotLeader, lotRank, bestDraw } from './round.js';
 export {

@@ -1,3 +1,4 @@
+import { buildBoard, endCounts } from '../../src/domain/board.js';
 import type { End, Match, Move, RoundResult, Tile } from './types.js';
 
 /**
@@ -123,12 +124,34 @@ export function boardSummary(m: Pick<Match, 'currentRound' | 'status' | 'rules'>
   if (!r) return m.status === 'WAITING' ? 'No layout yet: the match has not started.' : 'No layout.';
   const b = r.board;
   const ends = b.openEnds.length
-    ? `Open ends: ${b.openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`).join(', ')}${b.spinner ? ` (spinner ${tileText(b.spinner)})` : ''}.`
+    ? `Open ends: ${endWords(m.rules, r.moves, b.openEnds).join(', ')}${b.spinner ? ` (spinner ${tileText(b.spinner)})` : ''}.`
     : 'No tile played yet.';
   // Under the reserve variant the last tiles of the boneyard are never drawn: say how many can be.
   const reserve = Number(m.rules.reserve ?? 0);
   const drawable = reserve > 0 ? `, ${Math.max(0, r.boneyardCount - reserve)} of them can be drawn (${reserve} are never drawn)` : '';
   return `Round ${r.number}. ${ends} Count ${b.count}. Boneyard: ${plural(r.boneyardCount, 'tile')}${drawable}.`;
+}
+
+/**
+ * Each open end with its pips, and what it adds to the count where that is not just its pips (a
+ * double counts both halves; the spinner's own ends count nothing): the count, said in words,
+ * adds up for a reader who cannot see the picture. From the round's plays, as the picture is.
+ */
+function endWords(rules: Match['rules'], moves: readonly Move[], openEnds: readonly { end: End; pips: number }[]): string[] {
+  const plays = moves.filter((x) => x.type === 'PLAY' && x.tile).map((x) => ({ tile: x.tile as Tile, end: x.end }));
+  let shares: ReturnType<typeof endCounts>;
+  try {
+    shares = endCounts(buildBoard(plays, rules.spinner), { spinnerEndsCount: rules.spinnerEndsCount === true });
+  } catch {
+    shares = []; // plays this client cannot lay out (a server newer than it): the ends alone
+  }
+  if (shares.length !== openEnds.length) return openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`);
+  return shares.map(({ end, pips, counts, double }) => {
+    const words = `${end.toLowerCase()} ${pips}`;
+    if (double && counts > 0) return `${words} (a double: counts ${counts})`;
+    if (double) return `${words} (the same double)`;
+    return counts === pips ? words : `${words} (the spinner's side: counts ${counts === 0 ? 'nothing' : counts})`;
+  });
 }
 
 export interface EndedRound {

@@ -4,6 +4,7 @@
  * brute-force legal-move oracle and view secrecy.
  */
 import fc from 'fast-check';
+import { countOf, endCounts, openEnds } from '../board.js';
 import { apply, newMatch } from '../match.js';
 import { actionsFromMoves, replayMatch } from '../replay.js';
 import { tileKey } from '../tiles.js';
@@ -113,6 +114,27 @@ describe('invariants after every action', () => {
             expect(after.round.moves.length).toBeLessThanOrEqual(28 + boneyard + cfg.seats * 29);
             if (after.round.status === 'IN_PROGRESS') expect(after.round.passesInRow).toBeLessThan(cfg.seats);
             expect(after.scores.every((s, i) => s >= before.scores[i])).toBe(true);
+          },
+          400,
+        );
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('the count in words', () => {
+  it('splits C among the open ends: their shares add up to countOf after every play', () => {
+    fc.assert(
+      fc.property(configArb, fc.integer(), (cfg, policySeed) => {
+        drive(
+          cfg,
+          policySeed,
+          (_before, _action, after) => {
+            const board = after.round.board;
+            const shares = endCounts(board, cfg.rules);
+            expect(shares.map((e) => e.end)).toEqual(openEnds(board).map((e) => e.end));
+            expect(shares.reduce((sum, e) => sum + e.counts, 0)).toBe(countOf(board, cfg.rules));
           },
           400,
         );
