@@ -46,6 +46,7 @@ export function svgFragment(markup: string): HTMLElement {
  */
 export function placeBoard(box: HTMLElement, keptScroll: number | null): void {
   requestAnimationFrame(() => {
+    box.dataset.placed = 'true'; // its scroll is the reader's from now on: a redraw may keep it
     if (box.scrollWidth <= box.clientWidth) return;
     if (keptScroll !== null) return void (box.scrollLeft = keptScroll);
     const tile = box.querySelector('g.tile.last') ?? box.querySelector('g.tile.spinner');

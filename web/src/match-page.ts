@@ -344,7 +344,8 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
     // The same layout drawn again keeps the reader's scroll; a new play is brought into view.
     const layoutKey = `${round?.number ?? 0}:${plays.length}`;
     const shown = root.querySelector<HTMLElement>('.board .board-picture');
-    placeBoard(picture, layoutKey === drawnLayout && shown ? shown.scrollLeft : null);
+    // (A picture redrawn before it was placed, in the same frame, is placed afresh.)
+    placeBoard(picture, layoutKey === drawnLayout && shown?.dataset.placed ? shown.scrollLeft : null);
     drawnLayout = layoutKey;
     picture.addEventListener('click', (e) => {
       const end = (e.target as Element).closest('.end.target')?.getAttribute('data-end') as End | null;
