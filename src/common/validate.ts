@@ -51,7 +51,7 @@ export function playerName(raw: string): string {
   return name;
 }
 
-/** An idempotency key, compared as sent: 1–100 characters, no control or format characters. */
+/** An idempotency key, compared as sent: 1–100 characters, no control or invisible characters. */
 export function clientMoveId(raw: string | null | undefined): string | null {
   return raw === null || raw === undefined ? null : text(raw, 'clientMoveId', MAX_CLIENT_MOVE_ID);
 }
