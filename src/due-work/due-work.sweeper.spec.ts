@@ -264,9 +264,39 @@ describe('DueWorkSweeper with a kind that sets its concurrency', () => {
     await s.onModuleDestroy();
   });
 
+  it("sweeps again when a batch that outlasted the patience ends: one owner's next batch does not wait an interval", async () => {
+    const s = sweeper({ SWEEP_BATCH_SIZE: '3', SWEEP_INTERVAL_MS: '3000' });
+    // One owner, capped at 3 in flight (as the webhooks' claim caps an owner), each item 400 ms: a
+    // claim made while its batch runs comes back empty, though 9 are due.
+    let next = 0;
+    let running = 0;
+    const finished: number[] = [];
+    const kind: DueWorkKind = {
+      name: 'capped',
+      concurrency: 10,
+      async claim(limit) {
+        const n = Math.min(limit, 3 - running, 9 - next);
+        running += n;
+        return Array.from({ length: n }, () => `k${next++}`);
+      },
+      async run() {
+        await sleep(400);
+        running--;
+        finished.push(Date.now());
+      },
+    };
+    s.register(kind);
+    const started = Date.now();
+    s.onApplicationBootstrap();
+    await until(() => finished.length === 9);
+    await s.onModuleDestroy();
+    // Three batches back to back (about 1.2 s), not one an interval (over 6 s).
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
   it('claims one interval after the last claim, not one interval after waiting for a slow batch', async () => {
     const s = sweeper({ SWEEP_BATCH_SIZE: '3', SWEEP_INTERVAL_MS: '500' });
-    // One item due, slow (a receiver that never answers): each sweep waits an interval for it, then goes on.
+    // One item due, slow (a receiver that never answers): each sweep waits for it a little, then goes on.
     const slowRun = held();
     const { kind, log } = pooled(1, 3, () => slowRun.done);
     s.register(kind);

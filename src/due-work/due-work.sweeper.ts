@@ -101,14 +101,29 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * After a sweep: a full one goes again at once, unless every slot is taken (then the next item
-   * to finish starts it); any other goes again one interval after it started. Counted from its
-   * start, not its end: a sweep that waited an interval for a slow batch must not make everything
-   * else due wait two. Decided in the same turn as the check of the slots, so an item finishing in
-   * between cannot be missed.
+   * to finish starts it); any other goes again one interval after it started (or sooner: when a
+   * batch that outlasted its sweep's patience ends, see batchEnded). Counted from its start, not
+   * its end: a sweep that waited for a slow batch must not make everything else due wait longer.
+   * Decided in the same turn as the check of the slots, so an item finishing in between cannot be
+   * missed.
    */
   private next(kind: DueWorkKind, full: boolean, startedAt: number): void {
     if (full && this.freeSlots(kind) === 0) this.waitingForSlot.add(kind);
     else this.schedule(kind, full ? 0 : Math.max(0, startedAt + this.settings.intervalMs - Date.now()));
+  }
+
+  /**
+   * A batch that outlasted its sweep's patience has ended: sweep again now rather than at the
+   * interval. A claim made while it ran may have come back short only because those items held
+   * their owners' places (the webhooks' per-owner cap): one busy owner's next batch goes when its
+   * last one is done, as when the sweep waited for it, not an interval later. Nothing happens
+   * while a sweep runs (it schedules its own next) or once stopped.
+   */
+  private batchEnded(kind: DueWorkKind): void {
+    if (this.stopped || this.sweeping.has(kind)) return;
+    clearTimeout(this.timers.get(kind));
+    this.waitingForSlot.delete(kind);
+    this.schedule(kind, 0);
   }
 
   /** How many items one claim may take now. */
@@ -161,9 +176,12 @@ export class DueWorkSweeper implements OnApplicationBootstrap, OnModuleDestroy {
       // The batch is waited for, as a batch kind's is (claims stay few and full), but only briefly:
       // past it a slow item keeps its slot and the sweep goes on (a full claim claims again at once).
       let patience: NodeJS.Timeout | undefined;
+      let batchDone = false;
+      const batch = Promise.all(items).then(() => void (batchDone = true));
       const patienceMs = this.settings.intervalMs * BATCH_PATIENCE;
-      await Promise.race([Promise.all(items), new Promise<void>((resolve) => (patience = setTimeout(resolve, patienceMs)))]);
+      await Promise.race([batch, new Promise<void>((resolve) => (patience = setTimeout(resolve, patienceMs)))]);
       clearTimeout(patience);
+      if (!batchDone) void batch.then(() => this.batchEnded(kind));
     } else {
       await Promise.all(keys.map((key) => this.runOne(kind, key, claimedAt)));
     }
