@@ -44,16 +44,21 @@ describe('how a match ended (Match.ending)', () => {
     expect(m).toEqual({ status: 'FINISHED', ending: { cause: 'RESIGNED', seat: 1 }, winner: { seats: [0] } });
   });
 
-  it('names the seat whose time ran out, whose side lost', async () => {
-    const [a, b] = [await app.player('a'), await app.player('b')];
-    const id = await clockedDuel(a, b, { kind: 'PER_MOVE', moveSeconds: 1, onTimeout: 'FORFEIT' });
-    const m = await eventually(
-      () => ended(a, id),
-      (x) => x.status === 'FINISHED',
-      'the forfeit on time',
-    );
-    expect(m.ending?.cause).toBe('TIMED_OUT');
-    expect(m.winner!.seats).toEqual([1 - m.ending!.seat!]);
+  it('names the seat whose time ran out, whose side lost: at once (FORFEIT) or at the forfeitAfter-th timeout (BOT_PLAYS)', async () => {
+    for (const clock of [
+      { kind: 'PER_MOVE', moveSeconds: 1, onTimeout: 'FORFEIT' },
+      { kind: 'PER_MOVE', moveSeconds: 1, onTimeout: 'BOT_PLAYS', forfeitAfter: 2 },
+    ]) {
+      const [a, b] = [await app.player('a'), await app.player('b')];
+      const id = await clockedDuel(a, b, clock);
+      const m = await eventually(
+        () => ended(a, id),
+        (x) => x.status === 'FINISHED',
+        'the forfeit on time',
+      );
+      expect(m.ending?.cause).toBe('TIMED_OUT');
+      expect(m.winner!.seats).toEqual([1 - m.ending!.seat!]);
+    }
   });
 
   it('says a side reached the target when the match was played out, and each match of a page its own ending', async () => {

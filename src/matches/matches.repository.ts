@@ -229,11 +229,16 @@ export class MatchesRepository {
    * target. Null for a match not finished.
    */
   async endingsOf(matchIds: readonly string[]): Promise<({ cause: 'TARGET_REACHED' | 'RESIGNED' | 'TIMED_OUT'; seat: number | null } | null)[]> {
-    const rows = await this.prisma.poolQuery<{ matchId: string; cause: string | null; seat: number | null }>(Prisma.sql`
+    // Per match, its (matchId, seq) index read backwards from the end: MATCH_FINISHED is among the
+    // last events (only rematch offers come after it), not found by scanning a long match's log.
+    const rows = await this.prisma.$queryRaw<{ matchId: string; cause: string | null; seat: number | null }[]>(Prisma.sql`
       SELECT f."matchId", c."type"::text AS "cause", c."seat"
-        FROM "MatchEvent" f
-        LEFT JOIN "MatchEvent" c ON c."matchId" = f."matchId" AND c."seq" = f."seq" - 1 AND c."type" IN ('RESIGNED', 'TIMED_OUT')
-       WHERE f."matchId" = ANY(${[...matchIds]}::uuid[]) AND f."type" = 'MATCH_FINISHED'`);
+        FROM unnest(${[...matchIds]}::uuid[]) AS ids("id")
+        CROSS JOIN LATERAL (
+          SELECT e."matchId", e."seq" FROM "MatchEvent" e
+           WHERE e."matchId" = ids."id" AND e."type" = 'MATCH_FINISHED'
+           ORDER BY e."seq" DESC LIMIT 1) f
+        LEFT JOIN "MatchEvent" c ON c."matchId" = f."matchId" AND c."seq" = f."seq" - 1 AND c."type" IN ('RESIGNED', 'TIMED_OUT')`);
     const byMatch = new Map(rows.map((r) => [r.matchId, r]));
     return matchIds.map((id) => {
       const row = byMatch.get(id);

@@ -21,6 +21,10 @@ registerEnumType(MatchEndCause, {
 export class MatchEnding {
   @Field(() => MatchEndCause, { description: 'Why it ended.' })
   cause!: MatchEndCause;
-  @Field(() => Int, { nullable: true, description: 'RESIGNED and TIMED_OUT: the seat whose side lost; null for TARGET_REACHED.' })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      'RESIGNED and TIMED_OUT: the seat whose side lost (null for a resignation stored before seats were recorded, as MatchEvent.seat); null for TARGET_REACHED.',
+  })
   seat!: number | null;
 }
