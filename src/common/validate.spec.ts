@@ -45,7 +45,10 @@ describe('shared validators', () => {
     expect(playerName('🀄'.repeat(40))).toBe('🀄'.repeat(40));
     expect(playerName('👩‍👩‍👧')).toBe('👩‍👩‍👧');
     // What the invisible-character rules must leave alone: a variation selector, ZWNJ in Persian, Devanagari's marks.
-    for (const name of ['❤️', 'می‌خواهم', 'नमस्ते', '!!!', 'a\u2800b']) expect(playerName(name)).toBe(name);
+    for (const name of ['❤️', 'می‌خواهم', 'नमस्ते', '!!!', 'a\u2800b', 'Ann \u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}'])
+      expect(playerName(name)).toBe(name);
+    // A tag character outside a flag's sequence is as invisible as any other.
+    expect(refused(() => playerName('Ann\u{E0067}'))).toBe('BAD_USER_INPUT');
   });
 
   it('takes a clientMoveId as sent, refusing controls and lengths outside 1..100', () => {

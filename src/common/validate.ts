@@ -26,10 +26,17 @@ const FORBIDDEN = /[\p{Cc}\p{Cs}\p{Co}\p{Zl}\p{Zp}]|(?!\u200c|\u200d|\p{Variatio
  */
 const VISIBLE = /(?!\u2800)[\p{L}\p{N}\p{P}\p{S}]/u;
 
+/**
+ * An emoji tag sequence (the flags of England, Scotland, Wales): a black flag, tag characters, a
+ * cancel tag. Its tags are format characters, allowed only there.
+ */
+const TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+
 function text(value: string, field: string, max: number): string {
   const length = [...value].length;
   if (length === 0 || length > max) throw new ApiError('BAD_USER_INPUT', `${field} must be 1 to ${max} characters`);
-  if (FORBIDDEN.test(value)) throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible characters`);
+  if (FORBIDDEN.test(value.replace(TAG_SEQUENCE, '\u{1F3F4}')))
+    throw new ApiError('BAD_USER_INPUT', `${field} must not contain control or invisible characters`);
   return value;
 }
 
