@@ -829,6 +829,8 @@ describeInBrowser('web client in Chromium', () => {
     expect(await w.page.getByTestId('deadline').textContent()).toMatch(
       /^Your time to move: 1[45] min left \(until .+\)\. When it runs out, your side loses the match\.$/,
     );
+    // 15 minutes left of 15: nothing to hurry about yet (the line stands out only when time is short).
+    expect(await w.page.locator('.deadline.near').count()).toBe(0);
     // Each side's bank beside its score (the bot's too: it moves at once, so its bank stays full).
     expect(await w.page.getByRole('columnheader', { name: 'Time bank' }).count()).toBe(1);
     expect(await w.page.locator('.bank').allTextContents()).toEqual([expect.stringMatching(/^1[45] min$/), expect.stringMatching(/^1[45] min$/)]);
@@ -881,7 +883,7 @@ describeInBrowser('web client in Chromium', () => {
         mover,
         { timeout: 4_000 },
       );
-      // A turn's last 10 s stand out, then the side loses on time.
+      // A turn's last 10 s stand out (this clock's turns are all that short), then the side loses on time.
       await w.page.locator('.deadline.near').waitFor({ timeout: 12_000 });
       await w.page.locator('.match[data-status="FINISHED"]').waitFor({ timeout: 12_000 });
       // The end says why: who ran out of time (Match.ending), not "resignation or on time".
@@ -924,6 +926,14 @@ describeInBrowser('web client in Chromium', () => {
     await w.page.locator('#error', { hasText: '"not a match"' }).waitFor();
     expect(await w.page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
     await w.page.getByRole('link', { name: 'Back to matches' }).waitFor();
+    // A match page's address pasted whole is taken too: the id in it.
+    const ada = await app.player('Ada');
+    const { createMatch } = await ada.request<{ createMatch: { id: string } }>('mutation { createMatch(input: { seats: 2 }) { id } }');
+    await w.page.getByRole('link', { name: 'Back to matches' }).click();
+    await w.page.getByLabel('Match id').fill(`${app.url}/#/match/${createMatch.id.toUpperCase()}`);
+    await w.page.getByRole('button', { name: 'Watch' }).click();
+    await w.page.getByRole('heading', { name: 'Watching a match' }).waitFor();
+    expect(new URL(w.page.url()).hash).toBe(`#/match/${createMatch.id}`);
     expectClean(w, [/400|Bad Request/]);
   });
 

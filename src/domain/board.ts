@@ -104,6 +104,8 @@ export interface EndCount {
   counts: number;
   /** It lies on a double across the line, whose two halves count (R12c, the spinner's R12d). */
   double: boolean;
+  /** The RIGHT end of a lone lead double: that double's share is the LEFT end's. */
+  sameDoubleAsLeft: boolean;
 }
 
 /**
@@ -121,11 +123,12 @@ export function endCounts(board: BoardState, rules: Pick<Rules, 'spinnerEndsCoun
     if (arm.length > 0) {
       const last = arm[arm.length - 1];
       const double = last.tile.high === last.tile.low;
-      return { end, pips, counts: double ? 2 * last.outer : last.outer, double };
+      return { end, pips, counts: double ? 2 * last.outer : last.outer, double, sameDoubleAsLeft: false };
     }
-    if (end === 'UP' || end === 'DOWN') return { end, pips, counts: rules.spinnerEndsCount ? pips : 0, double: false };
-    if (!leadDouble) return { end, pips, counts: pips, double: false };
-    return { end, pips, counts: lone && end === 'RIGHT' ? 0 : 2 * pips, double: true };
+    if (end === 'UP' || end === 'DOWN') return { end, pips, counts: rules.spinnerEndsCount ? pips : 0, double: false, sameDoubleAsLeft: false };
+    if (!leadDouble) return { end, pips, counts: pips, double: false, sameDoubleAsLeft: false };
+    const shared = lone && end === 'RIGHT';
+    return { end, pips, counts: shared ? 0 : 2 * pips, double: true, sameDoubleAsLeft: shared };
   });
 }
 

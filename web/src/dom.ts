@@ -45,6 +45,7 @@ export function svgFragment(markup: string): HTMLElement {
  * is laid out, so after the page has put it in.
  */
 export function placeBoard(box: HTMLElement, keptScroll: number | null): void {
+  if (keptScroll !== null) box.dataset.keptScroll = String(keptScroll);
   requestAnimationFrame(() => {
     box.dataset.placed = 'true'; // its scroll is the reader's from now on: a redraw may keep it
     if (box.scrollWidth <= box.clientWidth) return;

@@ -363,18 +363,22 @@ function inviteForm(ui: Ui): HTMLElement {
   return form;
 }
 
+const MATCH_ID = /[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}/;
+
 function watchForm(ui: Ui): HTMLElement {
-  // A match id is a UUID: the browser says so before anything is asked of the server.
+  // A match id is a UUID, alone or in a match page's address: the browser says so when there is
+  // none, before anything is asked of the server.
   const input = h('input', {
     required: true,
-    placeholder: 'match id',
-    pattern: '\\s*[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}\\s*',
-    title: 'A match id: 32 hexadecimal digits in groups of 8-4-4-4-12, as in a match page’s address',
+    placeholder: 'match id or address',
+    pattern: `.*${MATCH_ID.source}.*`,
+    title: 'A match id (32 hexadecimal digits in groups of 8-4-4-4-12), or the address of a match page',
   });
   const form = oneFieldForm('watch-id', 'Watch a match', 'Match id', 'Watch', input);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    ui.go(`#/match/${input.value.trim().toLowerCase()}`);
+    const id = MATCH_ID.exec(input.value)?.[0];
+    if (id) ui.go(`#/match/${id.toLowerCase()}`);
   });
   return form;
 }

@@ -344,8 +344,9 @@ export async function matchPage(requested: string, shell: Ui): Promise<{ element
     // The same layout drawn again keeps the reader's scroll; a new play is brought into view.
     const layoutKey = `${round?.number ?? 0}:${plays.length}`;
     const shown = root.querySelector<HTMLElement>('.board .board-picture');
-    // (A picture redrawn before it was placed, in the same frame, is placed afresh.)
-    placeBoard(picture, layoutKey === drawnLayout && shown?.dataset.placed ? shown.scrollLeft : null);
+    // (A picture redrawn before it was placed, in the same frame, passes on what it was to do.)
+    const kept = !shown || layoutKey !== drawnLayout ? null : shown.dataset.placed ? shown.scrollLeft : (shown.dataset.keptScroll ?? null);
+    placeBoard(picture, kept === null ? null : Number(kept));
     drawnLayout = layoutKey;
     picture.addEventListener('click', (e) => {
       const end = (e.target as Element).closest('.end.target')?.getAttribute('data-end') as End | null;

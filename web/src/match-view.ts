@@ -146,10 +146,10 @@ function endWords(rules: Match['rules'], moves: readonly Move[], openEnds: reado
     shares = []; // plays this client cannot lay out (a server newer than it): the ends alone
   }
   if (shares.length !== openEnds.length) return openEnds.map((e) => `${e.end.toLowerCase()} ${e.pips}`);
-  return shares.map(({ end, pips, counts, double }) => {
+  return shares.map(({ end, pips, counts, double, sameDoubleAsLeft }) => {
     const words = `${end.toLowerCase()} ${pips}`;
-    if (double && counts > 0) return `${words} (a double: counts ${counts})`;
-    if (double) return `${words} (the same double)`;
+    if (sameDoubleAsLeft) return `${words} (the same double)`;
+    if (double) return `${words} (a double: counts ${counts})`;
     return counts === pips ? words : `${words} (the spinner's side: counts ${counts === 0 ? 'nothing' : counts})`;
   });
 }
