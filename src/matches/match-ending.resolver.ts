@@ -1,8 +1,8 @@
 import { Parent, ResolveField, Resolver } from '@nestjs/graphql';
 import DataLoader from 'dataloader';
-import { MatchesRepository } from './matches.repository.js';
+import { MatchEndingsRepository } from './match-endings.repository.js';
 import { MatchStatus } from './models/enums.js';
-import { MatchEndCause, MatchEnding } from './models/match-ending.model.js';
+import { MatchEnding } from './models/match-ending.model.js';
 import { Match } from './models/match.model.js';
 
 /** Match.ending: why a finished match is over, read from its events. */
@@ -11,11 +11,8 @@ export class MatchEndingResolver {
   /** The endings of every match resolved in the same tick (a page of matches) in one statement; nothing kept past it. */
   private readonly endings: DataLoader<string, MatchEnding | null>;
 
-  constructor(repo: MatchesRepository) {
-    this.endings = new DataLoader(
-      async (ids) => (await repo.endingsOf(ids)).map((e) => (e ? { cause: e.cause as MatchEndCause, seat: e.seat } : null)),
-      { cache: false },
-    );
+  constructor(repo: MatchEndingsRepository) {
+    this.endings = new DataLoader((ids) => repo.endingsOf(ids), { cache: false });
   }
 
   @ResolveField(() => MatchEnding, {

@@ -20,6 +20,7 @@ import { MatchesService } from './matches.service.js';
 import { RoundsBudget } from './rounds-budget.js';
 import { RoundsService } from './rounds.service.js';
 import { MatchEndingResolver } from './match-ending.resolver.js';
+import { MatchEndingsRepository } from './match-endings.repository.js';
 import { MatchmakingRepository } from './matchmaking.repository.js';
 import { MatchmakingResolver } from './matchmaking.resolver.js';
 import { MatchmakingService } from './matchmaking.service.js';
@@ -37,6 +38,7 @@ import { OpenMatchExpiry } from './open-match-expiry.js';
     CommandRunner,
     MatchesService,
     RoundsService,
+    MatchEndingsRepository,
     MatchEndingResolver,
     RoundsBudget,
     BotsService,

@@ -223,30 +223,6 @@ export class MatchesRepository {
     return matchIds.map((id) => byMatch.get(id)!);
   }
 
-  /**
-   * How each FINISHED match ended, by the event just before its MATCH_FINISHED: RESIGNED or
-   * TIMED_OUT (with its seat) when a forfeit ended it, anything else when a side reached the
-   * target. Null for a match not finished.
-   */
-  async endingsOf(matchIds: readonly string[]): Promise<({ cause: 'TARGET_REACHED' | 'RESIGNED' | 'TIMED_OUT'; seat: number | null } | null)[]> {
-    // Per match, its (matchId, seq) index read backwards from the end: MATCH_FINISHED is among the
-    // last events (only rematch offers come after it), not found by scanning a long match's log.
-    const rows = await this.prisma.$queryRaw<{ matchId: string; cause: string | null; seat: number | null }[]>(Prisma.sql`
-      SELECT f."matchId", c."type"::text AS "cause", c."seat"
-        FROM unnest(${[...matchIds]}::uuid[]) AS ids("id")
-        CROSS JOIN LATERAL (
-          SELECT e."matchId", e."seq" FROM "MatchEvent" e
-           WHERE e."matchId" = ids."id" AND e."type" = 'MATCH_FINISHED'
-           ORDER BY e."seq" DESC LIMIT 1) f
-        LEFT JOIN "MatchEvent" c ON c."matchId" = f."matchId" AND c."seq" = f."seq" - 1 AND c."type" IN ('RESIGNED', 'TIMED_OUT')`);
-    const byMatch = new Map(rows.map((r) => [r.matchId, r]));
-    return matchIds.map((id) => {
-      const row = byMatch.get(id);
-      if (!row) return null;
-      return row.cause === 'RESIGNED' || row.cause === 'TIMED_OUT' ? { cause: row.cause, seat: row.seat } : { cause: 'TARGET_REACHED', seat: null };
-    });
-  }
-
   /** Stored events after `afterSeq`, in order, each with its move (unredacted: views redact). */
   async eventsAfter(matchId: string, afterSeq: number, limit = 500): Promise<EventWithMove[]> {
     const rows = await this.prisma.$queryRaw<
